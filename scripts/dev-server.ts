@@ -1,0 +1,125 @@
+// Starts a Temporal CLI dev server (SQLite file, planner search attributes) and waits until it serves.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, openSync, closeSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname } from 'node:path';
+import { Connection } from '@temporalio/client';
+import { plannerSearchAttributes } from '../workflows/search-attributes';
+import { ensureTemporalCli } from './temporal-cli';
+
+export interface DevServerOptions {
+  dbFile: string;
+  ip?: string;
+  port?: number; // 0 or undefined: a free port
+  uiPort?: number | false; // false: headless; undefined: a free port
+  namespace?: string;
+  logFile?: string; // server's stdout/stderr; default: ignored
+  log?: (line: string) => void;
+}
+
+export interface DevServer {
+  address: string; // host:port for gRPC
+  uiUrl?: string;
+  namespace: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+export async function freePort(ip = '127.0.0.1'): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, ip, () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export function devServerArgs(o: Required<Pick<DevServerOptions, 'dbFile' | 'ip' | 'namespace'>> & { port: number; uiPort: number | false }): string[] {
+  const args = ['server', 'start-dev', '--ip', o.ip, '--port', String(o.port), '--namespace', o.namespace, '--db-filename', o.dbFile];
+  args.push('--sqlite-pragma', 'journal_mode=WAL', '--sqlite-pragma', 'synchronous=OFF');
+  for (const key of plannerSearchAttributes) args.push('--search-attribute', `${key.name}=Keyword`);
+  // SDK 1.24 sends worker heartbeats; the server rejects them unless this is on.
+  args.push('--dynamic-config-value', 'frontend.WorkerHeartbeatsEnabled=true');
+  args.push('--log-level', 'warn');
+  if (o.uiPort === false) args.push('--headless');
+  else args.push('--ui-port', String(o.uiPort));
+  return args;
+}
+
+async function waitUntilServing(address: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`Temporal dev server exited with code ${child.exitCode} before it served`);
+    if (await isServing(address)) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`Temporal dev server at ${address} did not serve within ${timeoutMs} ms`);
+}
+
+export async function startDevServer(opts: DevServerOptions): Promise<DevServer> {
+  const log = opts.log ?? (() => undefined);
+  const bin = await ensureTemporalCli(log);
+  const ip = opts.ip ?? '127.0.0.1';
+  const port = opts.port || (await freePort(ip));
+  const uiPort = opts.uiPort === false ? false : opts.uiPort || (await freePort(ip));
+  const namespace = opts.namespace ?? 'default';
+  mkdirSync(dirname(opts.dbFile), { recursive: true });
+  const out = opts.logFile ? openSync(opts.logFile, 'a') : 'ignore';
+  const child = spawn(bin, devServerArgs({ dbFile: opts.dbFile, ip, port, uiPort, namespace }), {
+    stdio: ['ignore', out, out],
+  });
+  if (typeof out === 'number') closeSync(out);
+  const address = `${ip}:${port}`;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async (): Promise<void> => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  };
+  try {
+    await waitUntilServing(address, child, 60_000);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  if (child.pid === undefined) throw new Error('Temporal dev server has no pid');
+  return { address, uiUrl: uiPort === false ? undefined : `http://${ip}:${uiPort}`, namespace, pid: child.pid, stop };
+}
+
+/** True when a Temporal frontend answers at `address`. */
+export async function isServing(address: string): Promise<boolean> {
+  try {
+    const conn = await Connection.connect({ address, connectTimeout: 1000 });
+    try {
+      await conn.workflowService.getSystemInfo({});
+      return true;
+    } finally {
+      await conn.close();
+    }
+  } catch {
+    return false;
+  }
+}
+
+// `npm run temporal`: a dev server for local use, on TEMPORAL_ADDRESS (default 127.0.0.1:7233), UI on port+1000.
+if (require.main === module) {
+  const address = process.env.TEMPORAL_ADDRESS || '127.0.0.1:7233';
+  const [ip, port] = address.split(':');
+  const dir = `${process.cwd()}/.planner`;
+  startDevServer({ dbFile: `${dir}/temporal.sqlite`, logFile: `${dir}/temporal.log`, ip, port: Number(port), uiPort: Number(port) + 1000, log: console.error })
+    .then((server) => {
+      console.log(`Temporal dev server at ${server.address}, UI at ${server.uiUrl}; Ctrl-C stops it`);
+      const stop = (): void => void server.stop().then(() => process.exit(0));
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    })
+    .catch((err: unknown) => {
+      console.error(err instanceof Error ? err.message : err);
+      process.exit(1);
+    });
+}

@@ -1,0 +1,49 @@
+// `npm start`: the planner on the embedded default. Starts a dev server unless one answers at
+// TEMPORAL_ADDRESS, runs the workers, and stops everything it started on Ctrl-C.
+import { join } from 'node:path';
+import { createLogger, installRuntime } from '../worker/logger';
+import { loadConfig } from '../worker/config';
+import { createPlannerWorkers } from '../worker/workers';
+import { isServing, startDevServer, type DevServer } from './dev-server';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.PLANNER_LOG_LEVEL);
+  let server: DevServer | undefined;
+  if (!(await isServing(config.TEMPORAL_ADDRESS))) {
+    const [ip, port] = config.TEMPORAL_ADDRESS.split(':');
+    logger.info({ address: config.TEMPORAL_ADDRESS }, 'no Temporal server answers there; starting a dev server');
+    server = await startDevServer({
+      dbFile: join(process.cwd(), '.planner', 'temporal.sqlite'),
+      logFile: join(process.cwd(), '.planner', 'temporal.log'),
+      ip,
+      port: Number(port),
+      uiPort: Number(port) + 1000,
+      log: (line) => logger.info(line),
+    });
+    logger.info({ address: server.address, ui: server.uiUrl }, 'Temporal dev server running (Temporal UI at the ui address)');
+  }
+  installRuntime(logger);
+  const planner = await createPlannerWorkers(config, logger);
+  let stopping = false;
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(sig, () => {
+      if (stopping) return;
+      stopping = true;
+      logger.info({ signal: sig }, 'stopping the planner');
+      planner.shutdown();
+    });
+  }
+  logger.info({ taskQueue: config.PLANNER_TASK_QUEUE }, 'planner running; Ctrl-C stops it');
+  try {
+    await planner.run();
+  } finally {
+    await server?.stop();
+    logger.info('stopped');
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,39 @@
+// The planner's configuration, read once from the environment and parsed with zod so that a bad
+// value stops start-up with a message naming the variable.
+import { z } from 'zod';
+
+const csv = <T extends string>(values: readonly [T, ...T[]]) =>
+  z
+    .string()
+    .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(values)).min(1));
+
+const ConfigSchema = z.object({
+  TEMPORAL_ADDRESS: z.string().regex(/^[^:\s]+:\d+$/, 'host:port').default('127.0.0.1:7233'),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  PLANNER_TASK_QUEUE: z.string().min(1).default('planner'),
+  /** Slots on the watch queue: each AUTH_REQUIRED wait holds one (a cheap, mostly idle socket). */
+  PLANNER_WATCH_SLOTS: z.coerce.number().int().min(1).default(20_000),
+  PLANNER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).default(500),
+  PLANNER_ALERT_SINKS: csv(['log', 'webhook'] as const).default(['log']),
+  PLANNER_ALERT_WEBHOOK_URL: z.url().optional(),
+  PLANNER_UI_URL: z.url().default('http://127.0.0.1:8233'),
+  PLANNER_LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
+  /** Where the workflow bundle is prebuilt (skips bundling at start). */
+  PLANNER_WORKFLOW_BUNDLE: z.string().min(1).optional(),
+});
+
+export type PlannerConfig = z.output<typeof ConfigSchema>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlannerConfig {
+  const known = Object.fromEntries(Object.keys(ConfigSchema.shape).map((k) => [k, env[k] === '' ? undefined : env[k]]));
+  const parsed = ConfigSchema.safeParse(known);
+  if (!parsed.success) {
+    const why = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`invalid planner configuration: ${why}`);
+  }
+  if (parsed.data.PLANNER_ALERT_SINKS.includes('webhook') && !parsed.data.PLANNER_ALERT_WEBHOOK_URL) {
+    throw new Error('invalid planner configuration: PLANNER_ALERT_SINKS includes webhook but PLANNER_ALERT_WEBHOOK_URL is not set');
+  }
+  return parsed.data;
+}
