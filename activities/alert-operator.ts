@@ -1,0 +1,67 @@
+// Tells a person that a task waits on them. Sinks come from configuration: `log` (pino) and
+// `webhook` (POST JSON with an Idempotency-Key, so a retried alert is recognisable downstream).
+import { ApplicationFailure } from '@temporalio/common';
+import type { Logger } from 'pino';
+import { request } from 'undici';
+
+export interface Alert {
+  kind: 'input' | 'auth';
+  workflowId: string;
+  planId?: string;
+  agent: string;
+  taskId: string;
+  /** The agent's own words: the question, or the approval request with its URL. */
+  text: string;
+  idempotencyKey: string;
+}
+
+export interface AlertConfig {
+  sinks: Array<'log' | 'webhook'>;
+  webhookUrl?: string;
+  /** Temporal UI base, e.g. http://127.0.0.1:8233, for a link to the workflow. */
+  uiUrl?: string;
+  namespace: string;
+}
+
+export function createAlertOperator(config: AlertConfig, logger: Logger) {
+  return async function alertOperator(alert: Alert): Promise<void> {
+    const uiUrl = config.uiUrl
+      ? `${config.uiUrl.replace(/\/$/, '')}/namespaces/${encodeURIComponent(config.namespace)}/workflows/${encodeURIComponent(alert.workflowId)}`
+      : undefined;
+    const body = {
+      kind: alert.kind,
+      workflowId: alert.workflowId,
+      planId: alert.planId,
+      agent: alert.agent,
+      taskId: alert.taskId,
+      text: alert.text,
+      uiUrl,
+    };
+    for (const sink of config.sinks) {
+      if (sink === 'log') {
+        logger.warn({ alert: body }, alert.kind === 'input' ? 'an agent asks a question' : 'an agent waits for an approval');
+      } else {
+        await postWebhook(config.webhookUrl, body, alert.idempotencyKey);
+      }
+    }
+  };
+}
+
+async function postWebhook(url: string | undefined, body: object, idempotencyKey: string): Promise<void> {
+  if (!url) throw ApplicationFailure.nonRetryable('alert sink `webhook` needs PLANNER_ALERT_WEBHOOK_URL', 'ConfigurationError');
+  const res = await request(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
+    body: JSON.stringify(body),
+    headersTimeout: 10_000,
+    bodyTimeout: 10_000,
+  });
+  await res.body.dump();
+  if (res.statusCode >= 200 && res.statusCode < 300) return;
+  const retryable = res.statusCode === 408 || res.statusCode === 429 || res.statusCode >= 500;
+  throw ApplicationFailure.create({
+    type: 'AlertWebhookRejected',
+    message: `alert webhook ${url} answered HTTP ${res.statusCode}`,
+    nonRetryable: !retryable,
+  });
+}

@@ -1,0 +1,25 @@
+// The one place where an A2A error becomes a Temporal activity failure: its class name is the
+// failure type, and the error itself decides whether a retry can help.
+import { ApplicationFailure } from '@temporalio/common';
+import { A2AError } from '../a2a';
+
+export function toActivityFailure(err: unknown): unknown {
+  if (err instanceof A2AError) {
+    return ApplicationFailure.create({
+      type: err.name,
+      message: err.message,
+      nonRetryable: !err.retryable,
+      nextRetryDelay: err.retryAfterMs,
+    });
+  }
+  return err;
+}
+
+/** Runs an activity body, turning A2A errors into typed failures. */
+export async function withTypedFailures<T>(body: () => Promise<T>): Promise<T> {
+  try {
+    return await body();
+  } catch (err) {
+    throw toActivityFailure(err);
+  }
+}

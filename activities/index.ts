@@ -1,0 +1,29 @@
+// All I/O of the planner's workflows. Built with their dependencies by the worker.
+import type { Client } from '@temporalio/client';
+import type { Logger } from 'pino';
+import type { AgentDirectory } from './agents';
+import { createAlertOperator, type AlertConfig } from './alert-operator';
+import { createCancelRemoteTask } from './cancel-task';
+import { createSendMessage } from './send-message';
+import { createWatchTask } from './watch-task';
+
+export interface ActivityDeps {
+  temporal: Client;
+  agents: AgentDirectory;
+  alerts: AlertConfig;
+  logger: Logger;
+}
+
+export function createActivities(deps: ActivityDeps) {
+  return {
+    sendMessage: createSendMessage(deps.agents),
+    watchTask: createWatchTask(deps.agents, deps.temporal),
+    cancelRemoteTask: createCancelRemoteTask(deps.agents),
+    alertOperator: createAlertOperator(deps.alerts, deps.logger),
+  };
+}
+
+export type PlannerActivities = ReturnType<typeof createActivities>;
+export type { Alert, AlertConfig } from './alert-operator';
+export type { SendInput, SendOutcome } from './send-message';
+export type { WatchInput } from './watch-task';

@@ -1,0 +1,129 @@
+// Crashes, dropped streams, ambiguous sends and agents that cannot stream.
+import type { Client } from '@temporalio/client';
+import { answerTask } from '../client/delegated-task';
+import { startCodeReviewer, startDeployer, type AgentHandle } from './agents';
+import { connectClient, startChildWorker, startWorkers, uniqueQueue, type RunningWorkers } from './harness/planner';
+import { startCuttingProxy } from './support/cutting-proxy';
+import { DEPLOY, DIFF, replayAll, start, waitForStatus } from './support/delegated';
+import { eventually } from './support/wait';
+
+let client: Client;
+const started: string[] = [];
+const fastWatch = { heartbeatTimeout: '3s', pollInitial: '200ms', pollMax: '1s' } as const;
+
+beforeAll(async () => {
+  client = await connectClient();
+});
+afterAll(async () => {
+  await client?.connection.close();
+});
+
+const sent = (agent: AgentHandle, workflowId: string) => agent.log.userMessages.filter((m) => m.messageId.startsWith(`${workflowId}/`));
+
+describe('with in-process workers', () => {
+  let workers: RunningWorkers;
+  const queue = uniqueQueue('resilience');
+  beforeAll(async () => {
+    workers = await startWorkers(queue);
+  });
+  afterAll(() => workers.stop());
+
+  it('survives a stream dropped while the task is not terminal: GetTask, resubscribe, complete', async () => {
+    const deployer = await startDeployer({ dropStreams: 2 });
+    try {
+      const handle = await start(client, queue, { agent: { name: 'deployer', url: deployer.baseUrl }, message: { text: DEPLOY }, policies: { watch: fastWatch } });
+      started.push(handle.workflowId);
+      const s = await waitForStatus(handle, (x) => x.waitingOn === 'operator', 'AUTH_REQUIRED');
+      await eventually(() => deployer.log.subscriptions.length >= 3, 'resubscriptions after the cuts');
+      expect(deployer.log.requests.filter((r) => r.method === 'GetTask').length).toBeGreaterThanOrEqual(2);
+      await deployer.approve(s.taskId!);
+      const result = await handle.result();
+      expect(result.state).toBe('TASK_STATE_COMPLETED');
+      expect(sent(deployer, handle.workflowId)).toHaveLength(1);
+    } finally {
+      await deployer.close();
+    }
+  });
+
+  it('completes an agent without streaming through polling', async () => {
+    const deployer = await startDeployer({ streaming: false });
+    try {
+      const handle = await start(client, queue, { agent: { name: 'deployer', url: deployer.baseUrl }, message: { text: DEPLOY }, policies: { watch: fastWatch } });
+      started.push(handle.workflowId);
+      const s = await waitForStatus(handle, (x) => x.waitingOn === 'operator', 'AUTH_REQUIRED');
+      await deployer.approve(s.taskId!);
+      const result = await handle.result();
+      expect(result.state).toBe('TASK_STATE_COMPLETED');
+      expect(deployer.log.subscriptions).toHaveLength(0);
+      expect(deployer.log.requests.filter((r) => r.method === 'GetTask').length).toBeGreaterThanOrEqual(2);
+    } finally {
+      await deployer.close();
+    }
+  });
+
+  it('sends no second message when the answer reached the agent but its reply was lost', async () => {
+    const reviewer = await startCodeReviewer();
+    const proxy = await startCuttingProxy(reviewer.baseUrl);
+    try {
+      const handle = await start(client, queue, { agent: { name: 'code-reviewer', url: proxy.baseUrl }, message: { text: DIFF } });
+      started.push(handle.workflowId);
+      const q = await waitForStatus(handle, (x) => x.waitingOn === 'human', 'the question');
+      proxy.cutNext((body) => body.includes(`${handle.workflowId}/1`));
+      const reply = await answerTask(client, handle.workflowId, { text: 'main' });
+      expect(proxy.cut).toHaveLength(1);
+      expect(reply.state).toBe('TASK_STATE_COMPLETED');
+      const result = await handle.result();
+      expect(result.artifacts[0]?.parts[0]).toMatchObject({ data: { baseBranch: 'main' } });
+      const mine = sent(reviewer, handle.workflowId);
+      expect(mine.map((m) => m.text)).toEqual([DIFF, 'main']);
+      expect(mine[1]?.taskId).toBe(q.taskId);
+    } finally {
+      await proxy.close();
+      await reviewer.close();
+    }
+  });
+});
+
+describe('a worker killed while waiting', () => {
+  const queue = uniqueQueue('killed');
+
+  it('resumes an INPUT_REQUIRED wait and an AUTH_REQUIRED wait on a new worker without duplicate messages', async () => {
+    const reviewer = await startCodeReviewer();
+    const deployer = await startDeployer();
+    let worker = await startChildWorker(queue);
+    try {
+      const review = await start(client, queue, { agent: { name: 'code-reviewer', url: reviewer.baseUrl }, message: { text: DIFF }, policies: { watch: fastWatch } });
+      const deploy = await start(client, queue, { agent: { name: 'deployer', url: deployer.baseUrl }, message: { text: DEPLOY }, policies: { watch: fastWatch } });
+      started.push(review.workflowId, deploy.workflowId);
+      const q = await waitForStatus(review, (x) => x.waitingOn === 'human', 'the question');
+      const a = await waitForStatus(deploy, (x) => x.waitingOn === 'operator', 'AUTH_REQUIRED');
+      await eventually(() => deployer.log.subscriptions.find((s) => s.firstFrameAt), 'the first subscription');
+
+      await worker.kill('SIGKILL');
+      worker = await startChildWorker(queue);
+
+      // The deploy's watch died with the worker: the new one must resubscribe (heartbeat timeout, retry).
+      await eventually(() => deployer.log.subscriptions.length >= 2 && deployer.log.subscriptions[1]?.firstFrameAt, 'a new subscription', 30_000);
+      await deployer.approve(a.taskId!);
+      const reply = await answerTask(client, review.workflowId, { text: 'main' });
+      expect(reply.state).toBe('TASK_STATE_COMPLETED');
+      expect((await review.result()).state).toBe('TASK_STATE_COMPLETED');
+      expect((await deploy.result()).state).toBe('TASK_STATE_COMPLETED');
+      expect(sent(reviewer, review.workflowId)).toHaveLength(2);
+      expect(sent(deployer, deploy.workflowId)).toHaveLength(1);
+      expect(q.taskId).toBeDefined();
+    } finally {
+      await worker.kill('SIGTERM');
+      await reviewer.close();
+      await deployer.close();
+    }
+  }, 120_000);
+});
+
+describe('replay', () => {
+  it('replays every history of this suite without nondeterminism', async () => {
+    const { replayed, errors } = await replayAll(client, started);
+    expect(errors).toEqual([]);
+    expect(replayed).toBe(started.length);
+  });
+});

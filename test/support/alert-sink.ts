@@ -1,0 +1,45 @@
+// A real HTTP endpoint for the `webhook` alert sink, recording what arrives and when.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ReceivedAlert {
+  at: number;
+  idempotencyKey?: string;
+  body: { kind: string; workflowId: string; planId?: string; agent: string; taskId: string; text: string; uiUrl?: string };
+}
+
+export interface AlertSink {
+  url: string;
+  alerts: ReceivedAlert[];
+  forWorkflow(workflowId: string): ReceivedAlert[];
+  close(): Promise<void>;
+}
+
+export async function startAlertSink(): Promise<AlertSink> {
+  const alerts: ReceivedAlert[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const key = req.headers['idempotency-key'];
+      alerts.push({
+        at: Date.now(),
+        idempotencyKey: typeof key === 'string' ? key : undefined,
+        body: JSON.parse(Buffer.concat(chunks).toString()) as ReceivedAlert['body'],
+      });
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/alerts`,
+    alerts,
+    forWorkflow: (id) => alerts.filter((a) => a.body.workflowId === id),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

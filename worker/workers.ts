@@ -1,0 +1,72 @@
+// The planner's workers: one on the main queue (workflows, sends, cancels, alerts) and one on the
+// watch queue, whose slots are many because each AUTH_REQUIRED wait holds one mostly idle stream.
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import type { Logger } from 'pino';
+import { createActivities } from '../activities';
+import { AgentDirectory } from '../activities/agents';
+import type { PlannerConfig } from './config';
+
+export interface PlannerWorkers {
+  workers: Worker[];
+  /** Runs until shutdown() (or a fatal error), then closes connections. */
+  run(): Promise<void>;
+  shutdown(): void;
+}
+
+export async function createPlannerWorkers(config: PlannerConfig, logger: Logger): Promise<PlannerWorkers> {
+  const address = config.TEMPORAL_ADDRESS;
+  const namespace = config.TEMPORAL_NAMESPACE;
+  const connection = await NativeConnection.connect({ address });
+  const clientConnection = await Connection.connect({ address });
+  const temporal = new Client({ connection: clientConnection, namespace });
+  const agents = new AgentDirectory();
+  const activities = createActivities({
+    temporal,
+    agents,
+    alerts: {
+      sinks: config.PLANNER_ALERT_SINKS,
+      webhookUrl: config.PLANNER_ALERT_WEBHOOK_URL,
+      uiUrl: config.PLANNER_UI_URL,
+      namespace,
+    },
+    logger,
+  });
+  const workflowSource: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> = config.PLANNER_WORKFLOW_BUNDLE
+    ? { workflowBundle: { codePath: config.PLANNER_WORKFLOW_BUNDLE } }
+    : { workflowsPath: require.resolve('../workflows') };
+  const { watchTask, ...mainActivities } = activities;
+  const main = await Worker.create({
+    connection,
+    namespace,
+    taskQueue: config.PLANNER_TASK_QUEUE,
+    ...workflowSource,
+    activities: mainActivities,
+    maxCachedWorkflows: config.PLANNER_MAX_CACHED_WORKFLOWS,
+    shutdownGraceTime: '5s',
+  });
+  const watch = await Worker.create({
+    connection,
+    namespace,
+    taskQueue: `${config.PLANNER_TASK_QUEUE}-watch`,
+    activities: { watchTask },
+    maxConcurrentActivityTaskExecutions: config.PLANNER_WATCH_SLOTS,
+    // Activities that hold streams for weeks must not cost a poller each; a few pollers fill many slots.
+    maxConcurrentActivityTaskPolls: 4,
+    shutdownGraceTime: '2s',
+  });
+  const workers = [main, watch];
+  return {
+    workers,
+    shutdown: () => workers.forEach((w) => w.getState() === 'RUNNING' && w.shutdown()),
+    async run() {
+      try {
+        await Promise.all(workers.map((w) => w.run()));
+      } finally {
+        await agents.close();
+        await connection.close();
+        await clientConnection.close();
+      }
+    },
+  };
+}

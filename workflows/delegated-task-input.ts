@@ -1,0 +1,93 @@
+// The delegated task's input and output: zod is the single source of these types. Parsed at the edge
+// (API, CLI) and again when the workflow starts, so a bad start from the Temporal UI fails clearly.
+import type { Duration as TemporalDuration } from '@temporalio/common';
+import { z } from 'zod';
+import type { Artifact, Message, TaskState } from '../a2a/schema';
+
+const DURATION = /^\d+(\.\d+)?\s*(ms|s|m|h|d)$/;
+export const DurationSchema = z
+  .union([
+    z.number().int().positive(),
+    z.string().regex(DURATION, 'a duration such as "30s", "15m", "72h" or a number of milliseconds'),
+  ])
+  // The regex admits only what Temporal's duration parser reads.
+  .transform((d) => d as TemporalDuration);
+export type Duration = z.infer<typeof DurationSchema>;
+
+export const AgentRefSchema = z
+  .object({
+    name: z.string().min(1).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" or "-"'),
+    /** Base URL; the agent card is read from /.well-known/agent-card.json under it. */
+    url: z.url({ protocol: /^https?$/ }).optional(),
+    /** An agent card given inline instead of a URL (it is parsed like one fetched). */
+    card: z.record(z.string(), z.unknown()).optional(),
+  })
+  .refine((a) => a.url !== undefined || a.card !== undefined, { message: 'give the agent a url or a card' });
+export type AgentRef = z.infer<typeof AgentRefSchema>;
+
+export const OutgoingMessageSchema = z
+  .object({
+    text: z.string().min(1).optional(),
+    data: z.unknown().optional(),
+    contextId: z.string().min(1).optional(),
+    referenceTaskIds: z.array(z.string().min(1)).optional(),
+  })
+  .refine((m) => m.text !== undefined || m.data !== undefined, { message: 'a message needs text or data' });
+export type OutgoingMessage = z.infer<typeof OutgoingMessageSchema>;
+
+export const DeadlinePolicySchema = z.object({
+  after: DurationSchema,
+  /** remind: alert again every `remindEvery` (default: `after`); fail: fail the workflow; cancel: CancelTask, then fail. */
+  onDeadline: z.enum(['remind', 'fail', 'cancel']),
+  remindEvery: DurationSchema.optional(),
+});
+export type DeadlinePolicy = z.infer<typeof DeadlinePolicySchema>;
+
+export const WatchPolicySchema = z.object({
+  /** auto: stream when the card says it can, else poll. */
+  mode: z.enum(['auto', 'stream', 'poll']).default('auto'),
+  pollInitial: DurationSchema.default('1s'),
+  pollMax: DurationSchema.default('30s'),
+  /** A silent stream is checked with GetTask after this long, then resubscribed. */
+  idleTimeout: DurationSchema.default('5m'),
+  heartbeatTimeout: DurationSchema.default('60s'),
+});
+export type WatchPolicy = z.infer<typeof WatchPolicySchema>;
+
+export const PoliciesSchema = z.object({
+  input: DeadlinePolicySchema.optional(),
+  auth: DeadlinePolicySchema.optional(),
+  maxAuthRounds: z.number().int().min(1).default(5),
+  watch: WatchPolicySchema.default(WatchPolicySchema.parse({})),
+  /** Upper bound for one blocking SendMessage call. */
+  sendTimeout: DurationSchema.default('5m'),
+});
+export type Policies = z.infer<typeof PoliciesSchema>;
+
+export const DelegatedTaskInputSchema = z.object({
+  agent: AgentRefSchema,
+  message: OutgoingMessageSchema,
+  planId: z.string().min(1).optional(),
+  policies: PoliciesSchema.default(PoliciesSchema.parse({})),
+});
+/** What callers write (defaults optional). */
+export type DelegatedTaskInput = z.input<typeof DelegatedTaskInputSchema>;
+/** What the workflow works with (defaults filled in). */
+export type DelegatedTask = z.output<typeof DelegatedTaskInputSchema>;
+
+export interface DelegatedTaskResult {
+  /** `message` when the agent answered with a Message and created no task. */
+  kind: 'task' | 'message';
+  state?: TaskState;
+  taskId?: string;
+  contextId?: string;
+  artifacts: Artifact[];
+  /** The agent's last status message (or the reply message), as text. */
+  text?: string;
+  message?: Message;
+}
+
+/** Formats zod issues as "path: problem; ..." so errors name the offending field. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`).join('; ');
+}

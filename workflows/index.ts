@@ -1,0 +1,2 @@
+// Everything the worker registers as workflows.
+export { DelegatedTaskWorkflow } from './delegated-task';
