@@ -20,6 +20,11 @@ export function createActivities(deps: ActivityDeps) {
     watchTask: createWatchTask(deps.agents, deps.temporal),
     cancelRemoteTask: createCancelRemoteTask(deps.agents),
     alertOperator: createAlertOperator(deps.alerts, deps.logger),
+    /** Lets a workflow end as cancelled when its remote task was cancelled by someone else. */
+    async cancelWorkflowRun(run: { workflowId: string; runId: string; reason: string }): Promise<void> {
+      deps.logger.info(run, 'remote task cancelled elsewhere; cancelling its workflow');
+      await deps.temporal.workflow.getHandle(run.workflowId, run.runId).cancel();
+    },
   };
 }
 

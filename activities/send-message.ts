@@ -2,7 +2,7 @@
 // workflow, so a retry resends the same id. A retry first reconciles: the earlier attempt may have
 // reached the agent even though its reply never reached us.
 import { Context, log } from '@temporalio/activity';
-import type { A2AClient, Message, Part, SendMessageResponse, Task } from '../a2a';
+import { isTerminal, UnsupportedOperationError, type A2AClient, type Message, type Part, type SendMessageResponse, type Task } from '../a2a';
 import type { AgentRef } from '../workflows/delegated-task-input';
 import type { Observation } from '../workflows/delegated-task-messages';
 import type { AgentDirectory } from './agents';
@@ -52,6 +52,13 @@ export function createSendMessage(agents: AgentDirectory) {
           { signal: ctx.cancellationSignal, timeoutMs: input.timeoutMs },
         );
         return outcome(reply);
+      } catch (err) {
+        // A follow-up refused because the task ended meanwhile: report where it ended, never retry blindly.
+        if (input.taskId && err instanceof UnsupportedOperationError) {
+          const task = await client.getTask({ id: input.taskId, historyLength: 0 });
+          if (isTerminal(task.status.state)) return { observation: observeTask(task, 'get') };
+        }
+        throw err;
       } finally {
         clearInterval(ticker);
       }

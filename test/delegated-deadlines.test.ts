@@ -1,6 +1,7 @@
 // Deadline policies for both waits, and cancelling the workflow while it waits.
 import type { Client } from '@temporalio/client';
 import { WorkflowFailedError } from '@temporalio/client';
+import { connectA2A } from '../a2a';
 import { startCodeReviewer, startDeployer, type AgentHandle } from './agents';
 import { connectClient, startWorkers, uniqueQueue, type RunningWorkers } from './harness/planner';
 import { startAlertSink, type AlertSink } from './support/alert-sink';
@@ -93,6 +94,22 @@ it.each([
   expect(await agentHandle.taskState(s.taskId!)).toBe('TASK_STATE_CANCELED');
   const final = await handle.query('status');
   expect(final).toMatchObject({ state: 'TASK_STATE_CANCELED' });
+});
+
+
+it('a task cancelled at the agent by someone else ends the workflow as cancelled', async () => {
+  const handle = await start(client, queue, { agent: { name: 'deployer', url: deployer.baseUrl }, message: { text: DEPLOY } });
+  started.push(handle.workflowId);
+  const s = await waitForStatus(handle, (x) => x.waitingOn === 'operator', 'AUTH_REQUIRED');
+  const other = await connectA2A(deployer.baseUrl);
+  try {
+    expect((await other.cancelTask({ id: s.taskId! })).status.state).toBe('TASK_STATE_CANCELED');
+  } finally {
+    await other.close();
+  }
+  await expect(handle.result()).rejects.toThrow(WorkflowFailedError);
+  expect((await handle.describe()).status.name).toBe('CANCELLED');
+  expect(await handle.query('status')).toMatchObject({ state: 'TASK_STATE_CANCELED', waitingOn: 'none' });
 });
 
 it('replays every history of this suite without nondeterminism', async () => {

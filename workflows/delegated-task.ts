@@ -26,7 +26,6 @@ import {
 import {
   type Answer,
   type AnswerResult,
-  type Observation,
   answerSignal,
   answerUpdate,
   observeSignal,
@@ -275,6 +274,13 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput): Promise<De
       publish();
     }
     publish();
+    if (task.state === 'TASK_STATE_CANCELED') {
+      // Cancelled at the agent by someone else: record this run as cancelled too. A workflow may
+      // not cancel itself, so an activity asks the server; the request comes back as this run's
+      // own cancellation, which the catch below completes.
+      await alerts.cancelWorkflowRun({ workflowId: wf.workflowId, runId: wf.runId, reason: `${agent.name} cancelled task ${task.taskId}` });
+      await condition(() => false);
+    }
     return finish(agent.name, task);
   } catch (err) {
     if (isCancellation(err)) {
@@ -308,14 +314,6 @@ function finish(agentName: string, task: RemoteTask): DelegatedTaskResult {
   switch (task.state) {
     case 'TASK_STATE_COMPLETED':
       return result;
-    case 'TASK_STATE_CANCELED':
-      // Cancelled by someone else than this workflow: end with a cancellation-typed failure.
-      throw ApplicationFailure.create({
-        type: 'RemoteTaskCanceled',
-        nonRetryable: true,
-        message: `${agentName} cancelled task ${task.taskId}${task.text ? `: ${task.text}` : ''}`,
-        details: [result],
-      });
     default:
       throw ApplicationFailure.create({
         type: task.state === 'TASK_STATE_REJECTED' ? 'RemoteTaskRejected' : 'RemoteTaskFailed',
