@@ -1,0 +1,80 @@
+/**
+ * Agent-card discovery (`/.well-known/agent-card.json`, spec §8.2) and the choice of the
+ * interface a client talks to (spec §8.3).
+ */
+import { invalidResponse, noCompatibleInterface, toA2AError, type ErrorContext } from './errors';
+import { exchangeJson, type HttpTransport } from './http';
+import { AgentCardSchema, type AgentCard, type AgentInterface } from './schema';
+import { BINDINGS, type Binding } from './types';
+import { describeProblem, parseWith } from './validate';
+
+export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
+export const A2A_PROTOCOL_VERSION = '1.0';
+
+/** `http://host/x` → `http://host/x/.well-known/agent-card.json`; a URL ending in .json is used as is. */
+export function agentCardUrl(baseUrl: string): string {
+  const u = new URL(baseUrl);
+  if (u.pathname.endsWith('.json')) return u.toString();
+  u.pathname = u.pathname.replace(/\/+$/, '') + AGENT_CARD_PATH;
+  return u.toString();
+}
+
+/** Fetches, validates and returns a card; relative interface URLs are made absolute. */
+export async function fetchAgentCard(
+  transport: HttpTransport,
+  baseUrl: string,
+  headers: Readonly<Record<string, string>>,
+  ctx: Omit<ErrorContext, 'url'>,
+  o: { signal?: AbortSignal | undefined; timeoutMs?: number | undefined; maxResponseBytes?: number | undefined } = {},
+): Promise<AgentCard> {
+  let url: string;
+  try {
+    url = agentCardUrl(baseUrl);
+  } catch (e) {
+    throw toA2AError(e, { ...ctx, url: baseUrl });
+  }
+  const c: ErrorContext = { ...ctx, url, operation: 'GetAgentCard' };
+  const res = await exchangeJson(transport, { url, method: 'GET', headers: { ...headers, accept: 'application/json' } }, c, o);
+  const parsed = parseWith(AgentCardSchema, res.json);
+  if (!parsed.ok) throw invalidResponse(c, describeProblem(parsed.problem, 'agent card'));
+  const card = parsed.value;
+  for (const iface of card.supportedInterfaces) {
+    try {
+      iface.url = new URL(iface.url, url).toString();
+    } catch {
+      throw invalidResponse(c, `agent card field supportedInterfaces: url '${iface.url}' is not a URL`);
+    }
+  }
+  return card;
+}
+
+function bindingOf(i: AgentInterface): Binding | undefined {
+  const b = i.protocolBinding.toUpperCase();
+  return BINDINGS.find((x) => x === b);
+}
+
+/** The header carries Major.Minor only; a card may still say "1.0.1". */
+function speaksV1(i: AgentInterface): boolean {
+  return /^1\.0(\.\d+)?$/.test(i.protocolVersion.trim());
+}
+
+/**
+ * Without a preference, the first interface in card order that this client supports (the card
+ * lists them by the agent's preference, spec §8.3.1); with one, the first match of each
+ * preferred binding in turn.
+ */
+export function selectInterface(
+  card: AgentCard,
+  preferred: readonly Binding[] | undefined,
+  ctx: ErrorContext,
+): { iface: AgentInterface; binding: Binding } {
+  const usable = card.supportedInterfaces
+    .map((iface) => ({ iface, binding: bindingOf(iface) }))
+    .filter((x): x is { iface: AgentInterface; binding: Binding } => x.binding !== undefined && speaksV1(x.iface));
+  const order = preferred && preferred.length > 0 ? preferred : undefined;
+  const chosen = order ? order.map((b) => usable.find((u) => u.binding === b)).find((u) => u !== undefined) : usable[0];
+  if (chosen) return chosen;
+  const offered = card.supportedInterfaces.map((i) => `${i.protocolBinding} ${i.protocolVersion}`).join(', ');
+  const wanted = (order ?? BINDINGS).join(' or ');
+  throw noCompatibleInterface(ctx, `no interface with binding ${wanted} at protocol version ${A2A_PROTOCOL_VERSION} (card offers: ${offered})`);
+}

@@ -1,0 +1,536 @@
+/**
+ * Typed errors, and the one place where responses and failures are turned into them.
+ *
+ * Every failure a caller can see is an `A2AError` subclass whose `name` equals its class name
+ * (the planner maps `name` to Temporal failure types) and whose `retryable` flag says whether
+ * trying the same call again can help: throttling (408, 429), server trouble (5xx,
+ * -32603) and the network can; protocol errors and schema violations cannot.
+ *
+ * Messages always start with `agent <name> (<url>): ` and never contain credentials: text that
+ * came from the peer is cleaned and scrubbed of the client's secrets before it is used.
+ */
+import { JsonRpcErrorObjectSchema, RestErrorBodySchema, type JsonRpcErrorObject } from './schema';
+import { SseReadError } from './sse';
+
+export type TimeoutPhase = 'connect' | 'headers' | 'body' | 'idle' | 'call';
+
+export interface A2AErrorDetails {
+  /** Agent name (from options or the card). */
+  agent?: string;
+  /** Endpoint the call went to. */
+  url?: string;
+  /** A2A operation, e.g. `GetTask`. */
+  operation?: string;
+  /** JSON-RPC error code, when the peer sent one. */
+  jsonRpcCode?: number;
+  /** HTTP status of the response, when there was one. */
+  status?: number;
+  /** google.rpc.ErrorInfo reason, when the peer sent one. */
+  reason?: string;
+  retryAfterMs?: number;
+  /** Node/undici error code of a transport failure (ConnectionError). */
+  errno?: string;
+  cause?: unknown;
+}
+
+export abstract class A2AError extends Error {
+  abstract override readonly name: string;
+  readonly retryable: boolean;
+  readonly retryAfterMs?: number;
+  readonly agent?: string;
+  readonly url?: string;
+  readonly operation?: string;
+  readonly jsonRpcCode?: number;
+  readonly status?: number;
+  readonly reason?: string;
+
+  constructor(message: string, retryable: boolean, d: A2AErrorDetails = {}) {
+    super(message, d.cause === undefined ? undefined : { cause: d.cause });
+    this.retryable = retryable;
+    if (d.retryAfterMs !== undefined) this.retryAfterMs = d.retryAfterMs;
+    if (d.agent !== undefined) this.agent = d.agent;
+    if (d.url !== undefined) this.url = d.url;
+    if (d.operation !== undefined) this.operation = d.operation;
+    if (d.jsonRpcCode !== undefined) this.jsonRpcCode = d.jsonRpcCode;
+    if (d.status !== undefined) this.status = d.status;
+    if (d.reason !== undefined) this.reason = d.reason;
+  }
+}
+
+// --- A2A errors (spec §5.4). Static `code`/`reason` drive the mapping tables below. ----------
+
+export class TaskNotFoundError extends A2AError {
+  static readonly code = -32001;
+  static readonly errorReason = 'TASK_NOT_FOUND';
+  override readonly name = 'TaskNotFoundError';
+  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
+}
+export class TaskNotCancelableError extends A2AError {
+  static readonly code = -32002;
+  static readonly errorReason = 'TASK_NOT_CANCELABLE';
+  override readonly name = 'TaskNotCancelableError';
+  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
+}
+export class PushNotificationNotSupportedError extends A2AError {
+  static readonly code = -32003;
+  static readonly errorReason = 'PUSH_NOTIFICATION_NOT_SUPPORTED';
+  override readonly name = 'PushNotificationNotSupportedError';
+  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
+}
+export class UnsupportedOperationError extends A2AError {
+  static readonly code = -32004;
+  static readonly errorReason = 'UNSUPPORTED_OPERATION';
+  override readonly name = 'UnsupportedOperationError';
+  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
+}
+export class ContentTypeNotSupportedError extends A2AError {
+  static readonly code = -32005;
+  static readonly errorReason = 'CONTENT_TYPE_NOT_SUPPORTED';
+  override readonly name = 'ContentTypeNotSupportedError';
+  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
+}
+/** The peer reported -32006, or we found its response unusable (schema, content type, JSON, size). */
+export class InvalidAgentResponseError extends A2AError {
+  static readonly code = -32006;
+  static readonly errorReason = 'INVALID_AGENT_RESPONSE';
+  override readonly name = 'InvalidAgentResponseError';
+  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
+}
+export class ExtendedAgentCardNotConfiguredError extends A2AError {
+  static readonly code = -32007;
+  static readonly errorReason = 'EXTENDED_AGENT_CARD_NOT_CONFIGURED';
+  override readonly name = 'ExtendedAgentCardNotConfiguredError';
+  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
+}
+export class ExtensionSupportRequiredError extends A2AError {
+  static readonly code = -32008;
+  static readonly errorReason = 'EXTENSION_SUPPORT_REQUIRED';
+  override readonly name = 'ExtensionSupportRequiredError';
+  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
+}
+export class VersionNotSupportedError extends A2AError {
+  static readonly code = -32009;
+  static readonly errorReason = 'VERSION_NOT_SUPPORTED';
+  override readonly name = 'VersionNotSupportedError';
+  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
+}
+
+// --- JSON-RPC 2.0 standard errors -----------------------------------------------------------
+
+export class JsonRpcParseError extends A2AError {
+  static readonly code = -32700;
+  override readonly name = 'JsonRpcParseError';
+  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
+}
+export class InvalidRequestError extends A2AError {
+  static readonly code = -32600;
+  override readonly name = 'InvalidRequestError';
+  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
+}
+export class MethodNotFoundError extends A2AError {
+  static readonly code = -32601;
+  override readonly name = 'MethodNotFoundError';
+  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
+}
+/** -32602 from the peer; also thrown before sending when our own request fails its schema. */
+export class InvalidParamsError extends A2AError {
+  static readonly code = -32602;
+  override readonly name = 'InvalidParamsError';
+  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
+}
+/** -32603 is JSON-RPC's HTTP 500 (spec §3.3.2 groups them as "system" errors): retryable. */
+export class InternalError extends A2AError {
+  static readonly code = -32603;
+  override readonly name = 'InternalError';
+  constructor(m: string, d?: A2AErrorDetails) { super(m, true, d); }
+}
+
+// --- HTTP, transport and local errors -------------------------------------------------------
+
+/** A status that maps to no A2A error. Retryable for 408, 429 and 5xx (except 501 and 505). */
+export class HttpStatusError extends A2AError {
+  override readonly name = 'HttpStatusError';
+  override readonly status: number;
+  constructor(m: string, status: number, d?: A2AErrorDetails) {
+    super(m, retryableStatus(status), { ...d, status });
+    this.status = status;
+  }
+}
+/** Refused, reset, DNS failure, connection closed mid-response. Always retryable. */
+export class ConnectionError extends A2AError {
+  override readonly name = 'ConnectionError';
+  /** Node/undici error code, e.g. ECONNREFUSED, UND_ERR_SOCKET. */
+  readonly errno?: string;
+  constructor(m: string, d?: A2AErrorDetails) {
+    super(m, true, d);
+    if (d?.errno !== undefined) this.errno = d.errno;
+  }
+}
+export class TimeoutError extends A2AError {
+  override readonly name = 'TimeoutError';
+  readonly phase: TimeoutPhase;
+  constructor(m: string, phase: TimeoutPhase, d?: A2AErrorDetails) {
+    super(m, true, d);
+    this.phase = phase;
+  }
+}
+/** The caller aborted (AbortSignal) or closed the client. Retrying is the caller's decision. */
+export class AbortedError extends A2AError {
+  override readonly name = 'AbortedError';
+  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
+}
+/** The card offers no interface this client can use (binding or protocol version). */
+export class NoCompatibleInterfaceError extends A2AError {
+  override readonly name = 'NoCompatibleInterfaceError';
+  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
+}
+/** The peer sent an error we have no class for (custom JSON-RPC code, unknown reason). */
+export class UnknownRemoteError extends A2AError {
+  override readonly name = 'UnknownRemoteError';
+  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
+}
+/** A2A_AGENT_CREDENTIALS is malformed. The message names the agent and field, never the value. */
+export class CredentialsConfigError extends A2AError {
+  override readonly name = 'CredentialsConfigError';
+  constructor(m: string) { super(m, false); }
+}
+
+export function isRetryable(e: unknown): boolean {
+  return e instanceof A2AError && e.retryable;
+}
+
+function retryableStatus(status: number): boolean {
+  if (status === 408 || status === 429) return true;
+  return status >= 500 && status !== 501 && status !== 505;
+}
+
+// --- Mapping tables ---------------------------------------------------------------------------
+
+type RemoteErrorClass = new (m: string, d?: A2AErrorDetails) => A2AError;
+
+const A2A_CLASSES = [
+  TaskNotFoundError,
+  TaskNotCancelableError,
+  PushNotificationNotSupportedError,
+  UnsupportedOperationError,
+  ContentTypeNotSupportedError,
+  InvalidAgentResponseError,
+  ExtendedAgentCardNotConfiguredError,
+  ExtensionSupportRequiredError,
+  VersionNotSupportedError,
+] as const;
+
+const BY_CODE = new Map<number, RemoteErrorClass>([
+  ...A2A_CLASSES.map((c): [number, RemoteErrorClass] => [c.code, c]),
+  [JsonRpcParseError.code, JsonRpcParseError],
+  [InvalidRequestError.code, InvalidRequestError],
+  [MethodNotFoundError.code, MethodNotFoundError],
+  [InvalidParamsError.code, InvalidParamsError],
+  [InternalError.code, InternalError],
+]);
+const BY_REASON = new Map<string, RemoteErrorClass>(A2A_CLASSES.map((c) => [c.errorReason, c]));
+
+/**
+ * REST statuses that identify an A2A error without an ErrorInfo. Only statuses that mean one
+ * thing in both the v1.0.0 and v1.0.1 tables are here; 400 is shared by half the errors, so a
+ * bare 400 is never guessed (spec §11.6).
+ */
+const BY_STATUS_WITHOUT_REASON = new Map<number, RemoteErrorClass>([
+  [404, TaskNotFoundError],
+  [409, TaskNotCancelableError], // v1.0.0
+  [415, ContentTypeNotSupportedError], // v1.0.0
+]);
+/** google.rpc.Code names that identify a generic error when no ErrorInfo is given. */
+const BY_RPC_STATUS = new Map<string, RemoteErrorClass>([
+  ['INVALID_ARGUMENT', InvalidParamsError],
+  ['INTERNAL', InternalError],
+]);
+
+// --- Context, cleaning and helpers ------------------------------------------------------------
+
+export interface ErrorContext {
+  agent: string;
+  url: string;
+  operation?: string;
+  /** Values that must never appear in a message (the client's credentials). */
+  secrets?: readonly string[];
+}
+
+/** Removes userinfo and the query string from a URL before it goes into a message. */
+export function displayUrl(u: string): string {
+  try {
+    const url = new URL(u);
+    url.username = '';
+    url.password = '';
+    url.search = '';
+    url.hash = '';
+    return url.toString();
+  } catch {
+    return '<invalid url>';
+  }
+}
+
+/** Peer-supplied text: one line, bounded, without our secrets. */
+export function cleanText(s: string, secrets: readonly string[] = [], max = 300): string {
+  let out = s;
+  for (const secret of secrets) {
+    if (secret.length >= 4) out = out.split(secret).join('[REDACTED]');
+  }
+  // eslint-disable-next-line no-control-regex
+  out = out.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+  return out.length > max ? `${out.slice(0, max)}…` : out;
+}
+
+function prefix(ctx: ErrorContext): string {
+  return `agent ${ctx.agent} (${displayUrl(ctx.url)}): `;
+}
+
+function details(ctx: ErrorContext, extra: A2AErrorDetails = {}): A2AErrorDetails {
+  const d: A2AErrorDetails = { agent: ctx.agent, url: displayUrl(ctx.url), ...extra };
+  if (ctx.operation !== undefined) d.operation = ctx.operation;
+  return d;
+}
+
+/** Retry-After is either delta-seconds or an HTTP date (RFC 9110 §10.2.3). */
+export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
+  const v = Array.isArray(value) ? value[0] : value;
+  if (v === undefined || v.trim() === '') return undefined;
+  if (/^\s*\d+\s*$/.test(v)) return Number(v.trim()) * 1000;
+  const at = Date.parse(v);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, at - now);
+}
+
+/** Finds google.rpc.ErrorInfo.reason in a JSON-RPC `error.data` or a Status `details` list. */
+function errorInfoReason(data: unknown): string | undefined {
+  const items = Array.isArray(data) ? data : data !== null && typeof data === 'object' ? [data] : [];
+  for (const item of items) {
+    if (item === null || typeof item !== 'object') continue;
+    const rec = item as Record<string, unknown>;
+    const type = rec['@type'];
+    const reason = rec['reason'];
+    if (typeof reason !== 'string' || reason === '') continue;
+    if (type === undefined || (typeof type === 'string' && type.endsWith('google.rpc.ErrorInfo'))) return reason;
+  }
+  return undefined;
+}
+
+// --- Local problems ---------------------------------------------------------------------------
+
+export function invalidResponse(ctx: ErrorContext, detail: string, extra?: A2AErrorDetails): InvalidAgentResponseError {
+  return new InvalidAgentResponseError(prefix(ctx) + cleanText(detail, ctx.secrets, 500), details(ctx, extra));
+}
+
+export function invalidParams(ctx: ErrorContext, detail: string): InvalidParamsError {
+  return new InvalidParamsError(prefix(ctx) + cleanText(detail, ctx.secrets, 500), details(ctx));
+}
+
+export function noCompatibleInterface(ctx: ErrorContext, detail: string): NoCompatibleInterfaceError {
+  return new NoCompatibleInterfaceError(prefix(ctx) + cleanText(detail, ctx.secrets, 500), details(ctx));
+}
+
+// --- Remote errors ----------------------------------------------------------------------------
+
+/** A JSON-RPC `error` object (from a unary response or a stream frame). */
+export function errorFromJsonRpc(
+  err: JsonRpcErrorObject,
+  ctx: ErrorContext,
+  http: { status?: number; retryAfterMs?: number } = {},
+): A2AError {
+  const reason = errorInfoReason(err.data);
+  const cls = BY_CODE.get(err.code) ?? (reason !== undefined ? BY_REASON.get(reason) : undefined);
+  const label = cls ? '' : 'unrecognized error ';
+  const text = `${label}${err.code}${reason ? ` ${reason}` : ''}: ${cleanText(err.message, ctx.secrets)}`;
+  const d = details(ctx, { jsonRpcCode: err.code, ...http });
+  if (reason !== undefined) d.reason = reason;
+  return new (cls ?? UnknownRemoteError)(prefix(ctx) + text, d);
+}
+
+export interface HttpErrorResponse {
+  status: number;
+  statusText?: string;
+  headers: Record<string, string | string[] | undefined>;
+  contentType: string;
+  /** The body, already read (bounded) and decoded. */
+  text: string;
+}
+
+/** application/json, application/a2a+json, application/problem+json, … */
+export function isJsonContentType(ct: string): boolean {
+  return /^application\/([\w.+-]*\+)?json\s*(;|$)/i.test(ct.trim());
+}
+
+/**
+ * A response whose HTTP status is not 2xx, for either binding. A JSON-RPC error envelope or a
+ * google.rpc.Status body decides the class; otherwise the status does.
+ */
+export function errorFromHttpStatus(res: HttpErrorResponse, ctx: ErrorContext): A2AError {
+  const retryAfterMs = parseRetryAfter(res.headers['retry-after']);
+  const http: { status: number; retryAfterMs?: number } = { status: res.status };
+  if (retryAfterMs !== undefined) http.retryAfterMs = retryAfterMs;
+
+  let body: unknown;
+  if (isJsonContentType(res.contentType) || /^\s*[{[]/.test(res.text)) {
+    try {
+      body = JSON.parse(res.text);
+    } catch {
+      body = undefined;
+    }
+  }
+  if (body !== null && typeof body === 'object') {
+    const rec = body as Record<string, unknown>;
+    // A JSON-RPC peer that also uses HTTP statuses for errors.
+    if (rec['jsonrpc'] === '2.0' && rec['error'] !== undefined) {
+      const e = JsonRpcErrorObjectSchema.safeParse(rec['error']);
+      if (e.success) return errorFromJsonRpc(e.data, ctx, http);
+    }
+    const status = RestErrorBodySchema.safeParse(body);
+    if (status.success) return errorFromRestStatus(status.data.error, res.status, ctx, http);
+    // application/problem+json (spec examples §6.4/§6.5): no reason, so the status decides.
+    if (typeof rec['title'] === 'string' || typeof rec['detail'] === 'string') {
+      const text = [rec['title'], rec['detail']].filter((x) => typeof x === 'string').join(': ');
+      return statusError(res, ctx, http, cleanText(text, ctx.secrets));
+    }
+  }
+  const snippet = res.text.trim() === '' ? '' : cleanText(res.text, ctx.secrets, 120);
+  return statusError(res, ctx, http, snippet);
+}
+
+function statusError(
+  res: HttpErrorResponse,
+  ctx: ErrorContext,
+  http: { status: number; retryAfterMs?: number },
+  text: string,
+): HttpStatusError {
+  const after = http.retryAfterMs !== undefined ? ` (retry after ${http.retryAfterMs} ms)` : '';
+  const st = res.statusText ? ` ${cleanText(res.statusText, ctx.secrets, 60)}` : '';
+  const msg = `HTTP ${res.status}${st}${after}${text ? `: ${text}` : ''}`;
+  return new HttpStatusError(prefix(ctx) + msg, res.status, details(ctx, http));
+}
+
+function errorFromRestStatus(
+  e: { code?: number | undefined; status?: string | undefined; message?: string | undefined; details?: unknown[] | undefined },
+  httpStatus: number,
+  ctx: ErrorContext,
+  http: { status: number; retryAfterMs?: number },
+): A2AError {
+  const reason = errorInfoReason(e.details);
+  const message = cleanText(e.message ?? '', ctx.secrets);
+  const d = details(ctx, http);
+  if (reason !== undefined) d.reason = reason;
+  const byReason = reason !== undefined ? BY_REASON.get(reason) : undefined;
+  const head = `HTTP ${httpStatus}${e.status ? ` ${cleanText(e.status, ctx.secrets, 40)}` : ''}${reason ? ` ${reason}` : ''}`;
+  const text = `${head}${message ? `: ${message}` : ''}`;
+  if (byReason) return new byReason(prefix(ctx) + text, d);
+  if (reason !== undefined) return new UnknownRemoteError(prefix(ctx) + `unrecognized error ${text}`, d);
+  const byStatus = BY_STATUS_WITHOUT_REASON.get(httpStatus) ?? (e.status ? BY_RPC_STATUS.get(e.status) : undefined);
+  if (byStatus) return new byStatus(prefix(ctx) + text, d);
+  if (httpStatus >= 200 && httpStatus < 300) return new UnknownRemoteError(prefix(ctx) + `error body with ${text}`, d);
+  return new HttpStatusError(prefix(ctx) + text, httpStatus, d);
+}
+
+/** An error object inside an HTTP+JSON stream (`event: error` or a frame with `error`). */
+export function errorFromRestStreamFrame(body: unknown, ctx: ErrorContext): A2AError | undefined {
+  const parsed = RestErrorBodySchema.safeParse(body);
+  if (!parsed.success) return undefined;
+  const status = parsed.data.error.code ?? 500;
+  return errorFromRestStatus(parsed.data.error, status, ctx, { status });
+}
+
+// --- Transport errors -------------------------------------------------------------------------
+
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'ETIMEDOUT',
+  'ECONNABORTED',
+  'UND_ERR_SOCKET',
+  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
+  'UND_ERR_RESPONSE',
+]);
+
+function errCode(err: unknown): string | undefined {
+  if (err === null || typeof err !== 'object') return undefined;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string') return code;
+  // undici wraps connect failures in AggregateError (IPv4 + IPv6 attempts) or a `cause`.
+  const errors = (err as { errors?: unknown }).errors;
+  if (Array.isArray(errors)) for (const e of errors) { const c = errCode(e); if (c) return c; }
+  const cause = (err as { cause?: unknown }).cause;
+  return cause !== undefined && cause !== err ? errCode(cause) : undefined;
+}
+
+export interface AbortState {
+  /** Our own per-call deadline fired. */
+  timedOut?: boolean;
+  timeoutMs?: number;
+  /** The caller's signal fired. */
+  aborted?: boolean;
+}
+
+/**
+ * Anything thrown while sending a request or reading a response. A2AErrors pass through, so
+ * every binding can funnel its failures through here.
+ */
+export function toA2AError(err: unknown, ctx: ErrorContext, abort: AbortState = {}): A2AError {
+  if (err instanceof A2AError) return err;
+  if (abort.timedOut) {
+    return new TimeoutError(prefix(ctx) + `call timed out after ${abort.timeoutMs ?? '?'} ms`, 'call', details(ctx, { cause: err }));
+  }
+  if (abort.aborted) return new AbortedError(prefix(ctx) + 'aborted by the caller', details(ctx, { cause: err }));
+  if (err instanceof SseReadError) {
+    switch (err.kind) {
+      case 'idle':
+        return new TimeoutError(prefix(ctx) + err.message, 'idle', details(ctx));
+      case 'aborted':
+        return new AbortedError(prefix(ctx) + 'stream aborted by the caller', details(ctx));
+      case 'frame-too-large':
+        return invalidResponse(ctx, err.message);
+      case 'truncated':
+        return new ConnectionError(prefix(ctx) + err.message, details(ctx, { errno: 'SSE_TRUNCATED' }));
+    }
+  }
+  const code = errCode(err);
+  const text = err instanceof Error ? err.message : String(err);
+  const raw = cleanText(text.replace(/^\w*Error: /, ''), ctx.secrets, 200);
+  switch (code) {
+    case 'ERR_INVALID_URL':
+    case 'UND_ERR_INVALID_ARG':
+      // Our request could not be built (bad URL in the card, bad header value): no retry helps.
+      return invalidParams(ctx, `request not sent: ${raw}`);
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return new TimeoutError(prefix(ctx) + 'connect timed out', 'connect', details(ctx, { cause: err }));
+    case 'UND_ERR_HEADERS_TIMEOUT':
+      return new TimeoutError(prefix(ctx) + 'timed out waiting for response headers', 'headers', details(ctx, { cause: err }));
+    case 'UND_ERR_BODY_TIMEOUT':
+      return new TimeoutError(prefix(ctx) + 'timed out waiting for the response body', 'body', details(ctx, { cause: err }));
+    case 'UND_ERR_ABORTED':
+    case 'ABORT_ERR':
+    case 'UND_ERR_DESTROYED':
+    case 'UND_ERR_CLOSED':
+      return new AbortedError(prefix(ctx) + `request aborted (${raw})`, details(ctx, { cause: err }));
+    case 'HPE_INVALID_CONSTANT':
+    case 'HPE_INVALID_HEADER_TOKEN':
+    case 'HPE_INVALID_CHUNK_SIZE':
+    case 'HPE_INVALID_STATUS':
+    case 'HPE_INVALID_VERSION':
+    case 'HPE_INVALID_CONTENT_LENGTH':
+    case 'HPE_UNEXPECTED_CONTENT_LENGTH':
+      return invalidResponse(ctx, `malformed HTTP response (${code}: ${raw})`, { cause: err });
+    default:
+      // System errno codes (E + capitals) and undici socket-level codes are network trouble.
+      if (code !== undefined && (CONNECTION_CODES.has(code) || code.startsWith('UND_ERR_') || /^E[A-Z]+$/.test(code))) {
+        return new ConnectionError(prefix(ctx) + `connection failed (${code}: ${raw})`, details(ctx, { cause: err, errno: code }));
+      }
+      if (err instanceof Error && err.name === 'AbortError') {
+        return new AbortedError(prefix(ctx) + 'request aborted', details(ctx, { cause: err }));
+      }
+      return new ConnectionError(prefix(ctx) + `request failed (${raw})`, details(ctx, { cause: err, ...(code ? { errno: code } : {}) }));
+  }
+}

@@ -1,0 +1,14 @@
+/**
+ * A2A v1.0 client library: zod wire schemas, JSON-RPC and HTTP+JSON bindings over undici, an
+ * SSE reader, agent-card resolution, typed errors and per-agent credentials.
+ * Plain library: nothing here knows about Temporal.
+ */
+export * from './schema';
+export * from './types';
+export * from './errors';
+export * from './credentials';
+export * from './client';
+export { agentCardUrl, selectInterface, AGENT_CARD_PATH, A2A_PROTOCOL_VERSION } from './card';
+export { HttpTransport, DEFAULT_TIMEOUTS, DEFAULT_MAX_RESPONSE_BYTES, type Timeouts, type HttpTransportOptions } from './http';
+export { readSse, SseReadError, DEFAULT_MAX_FRAME_BYTES, type SseEvent, type SseReadOptions, type SseReadErrorKind } from './sse';
+export { parseWith, explainIssues, formatPath, describeProblem, type SchemaProblem, type ParseResult } from './validate';

@@ -1,0 +1,88 @@
+/**
+ * JSON-RPC 2.0 binding (spec §9): every call is a POST of `{jsonrpc, id, method, params}` to the
+ * interface URL; streams are SSE whose `data:` lines each carry a full response envelope.
+ */
+import { errorFromJsonRpc, invalidResponse, toA2AError, type ErrorContext } from './errors';
+import { exchangeJson, openEventStream, type HttpRequest, type HttpTransport } from './http';
+import { JsonRpcResponseSchema, type JsonRpcId } from './schema';
+import { readSse } from './sse';
+import type {
+  RequestParams,
+  StreamOperation,
+  UnaryOperation,
+  WireBinding,
+  WireCallOptions,
+  WireStreamOptions,
+} from './types';
+import { describeProblem, parseWith } from './validate';
+
+export class JsonRpcBinding implements WireBinding {
+  readonly binding = 'JSONRPC' as const;
+  private nextId = 1;
+
+  constructor(
+    private readonly transport: HttpTransport,
+    readonly url: string,
+    private readonly tenant: string | undefined,
+    private readonly headers: Readonly<Record<string, string>>,
+  ) {}
+
+  private request(method: string, params: RequestParams, accept: string): { req: HttpRequest; id: number } {
+    const id = this.nextId++;
+    // A client MUST send the chosen interface's tenant with every request (spec §8.3.2).
+    const withTenant = this.tenant ? { ...params, tenant: this.tenant } : params;
+    const body = JSON.stringify({ jsonrpc: '2.0', id, method, params: withTenant });
+    return {
+      id,
+      req: { url: this.url, method: 'POST', headers: { ...this.headers, 'content-type': 'application/json', accept }, body },
+    };
+  }
+
+  /** Unwraps a response envelope: the result, or the mapped error thrown. */
+  private unwrap(json: unknown, id: number, ctx: ErrorContext, what: string): unknown {
+    const env = parseWith(JsonRpcResponseSchema, json);
+    if (!env.ok) throw invalidResponse(ctx, describeProblem(env.problem, what));
+    // Some servers answer errors raised before reading the request with id null.
+    if (!idMatches(env.value.id, id)) throw invalidResponse(ctx, `${what} id ${JSON.stringify(env.value.id)} does not match request id ${id}`);
+    if ('error' in env.value) throw errorFromJsonRpc(env.value.error, ctx);
+    return env.value.result;
+  }
+
+  async call(op: UnaryOperation, params: RequestParams, ctx: ErrorContext, o: WireCallOptions): Promise<unknown> {
+    const { req, id } = this.request(op, params, 'application/json');
+    const res = await exchangeJson(this.transport, req, ctx, o);
+    if (res.json === undefined) throw invalidResponse(ctx, `empty response body (HTTP ${res.status})`);
+    return this.unwrap(res.json, id, ctx, 'response');
+  }
+
+  async *stream(op: StreamOperation, params: RequestParams, ctx: ErrorContext, o: WireStreamOptions): AsyncGenerator<unknown, void, undefined> {
+    const { req, id } = this.request(op, params, 'text/event-stream');
+    const res = await openEventStream(this.transport, req, ctx, { signal: o.signal, maxResponseBytes: o.maxResponseBytes });
+    try {
+      const events = readSse(res.body, {
+        maxFrameBytes: o.maxFrameBytes,
+        idleTimeoutMs: o.idleTimeoutMs,
+        ...(o.signal ? { signal: o.signal } : {}),
+        release: () => res.body.destroy(),
+      });
+      for await (const ev of events) {
+        let json: unknown;
+        try {
+          json = JSON.parse(ev.data);
+        } catch {
+          throw invalidResponse(ctx, `stream frame is not valid JSON (${ev.data.length} chars)`);
+        }
+        yield this.unwrap(json, id, ctx, 'stream frame');
+      }
+    } catch (e) {
+      throw toA2AError(e, ctx, { aborted: o.signal?.aborted === true });
+    } finally {
+      if (!res.body.destroyed) res.body.destroy();
+    }
+  }
+}
+
+function idMatches(got: JsonRpcId | undefined, sent: number): boolean {
+  if (got === undefined || got === null) return true;
+  return got === sent || got === String(sent);
+}
