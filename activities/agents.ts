@@ -1,33 +1,47 @@
 // One A2A client per agent, built from its card (fetched once and kept for a while) and its
 // credentials, which come from configuration by agent name and never from workflow history.
-import { AgentCardSchema, connectA2A, createA2AClient, credentialsFor, type A2AClient, type A2AClientOptions } from '../a2a';
+// All clients share one keep-alive transport, so refreshing a card never strands a pool.
+import {
+  HttpTransport,
+  connectA2A,
+  createA2AClient,
+  credentialsFor,
+  type A2AClient,
+  type A2AClientOptions,
+} from '../a2a';
 import type { AgentRef } from '../workflows/delegated-task-input';
 
 const CARD_TTL_MS = 5 * 60_000;
 
 export class AgentDirectory {
   private readonly clients = new Map<string, { client: Promise<A2AClient>; at: number }>();
+  private readonly transport: HttpTransport;
 
-  constructor(private readonly options: Omit<A2AClientOptions, 'agentName' | 'credentials'> = {}) {}
+  constructor(private readonly options: Omit<A2AClientOptions, 'agentName' | 'credentials' | 'transport'> = {}) {
+    this.transport = new HttpTransport(options.timeouts ? { timeouts: options.timeouts } : {});
+  }
 
   client(agent: AgentRef): Promise<A2AClient> {
     const key = `${agent.name}|${agent.url ?? JSON.stringify(agent.card)}`;
     const hit = this.clients.get(key);
     if (hit && Date.now() - hit.at < CARD_TTL_MS) return hit.client;
-    const opts: A2AClientOptions = { ...this.options, agentName: agent.name, credentials: credentialsFor(agent.name) };
+    const opts: A2AClientOptions = {
+      ...this.options,
+      agentName: agent.name,
+      credentials: credentialsFor(agent.name),
+      transport: this.transport,
+    };
     const client = agent.card
-      ? Promise.resolve(createA2AClient(AgentCardSchema.parse(agent.card), opts))
+      ? Promise.resolve().then(() => createA2AClient(agent.card!, opts))
       : connectA2A(agent.url!, opts);
     // A failed card fetch must not be cached.
     client.catch(() => this.clients.delete(key));
     this.clients.set(key, { client, at: Date.now() });
-    // The replaced client is not closed: a long watch may still hold a stream on it.
     return client;
   }
 
   async close(): Promise<void> {
-    const all = [...this.clients.values()];
     this.clients.clear();
-    await Promise.allSettled(all.map(async (c) => (await c.client).close()));
+    await this.transport.close();
   }
 }

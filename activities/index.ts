@@ -4,6 +4,8 @@ import type { Logger } from 'pino';
 import type { AgentDirectory } from './agents';
 import { createAlertOperator, type AlertConfig } from './alert-operator';
 import { createCancelRemoteTask } from './cancel-task';
+import { createPushConfigActivities } from './push-config';
+import type { PushSettings } from './push-token';
 import { createSendMessage } from './send-message';
 import { createWatchTask } from './watch-task';
 
@@ -12,6 +14,8 @@ export interface ActivityDeps {
   agents: AgentDirectory;
   alerts: AlertConfig;
   logger: Logger;
+  /** Set when agents can reach the planner's push receiver. */
+  push?: PushSettings;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -19,6 +23,7 @@ export function createActivities(deps: ActivityDeps) {
     sendMessage: createSendMessage(deps.agents),
     watchTask: createWatchTask(deps.agents, deps.temporal),
     cancelRemoteTask: createCancelRemoteTask(deps.agents),
+    ...createPushConfigActivities(deps.agents, deps.push),
     alertOperator: createAlertOperator(deps.alerts, deps.logger),
     /** Lets a workflow end as cancelled when its remote task was cancelled by someone else. */
     async cancelWorkflowRun(run: { workflowId: string; runId: string; reason: string }): Promise<void> {
@@ -32,3 +37,4 @@ export type PlannerActivities = ReturnType<typeof createActivities>;
 export type { Alert, AlertConfig } from './alert-operator';
 export type { SendInput, SendOutcome } from './send-message';
 export type { WatchInput } from './watch-task';
+export type { PushSettings } from './push-token';

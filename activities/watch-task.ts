@@ -21,6 +21,8 @@ export interface WatchInput {
   /** What the workflow knew when it started the watch; an INPUT_REQUIRED no newer than this is old news. */
   baseline: { state?: TaskState; timestamp?: string };
   policy: WatchPolicy;
+  /** Push notifications are registered: poll slowly as a backstop instead of holding a stream. */
+  push?: boolean;
 }
 
 export function createWatchTask(agents: AgentDirectory, temporal: Client) {
@@ -55,9 +57,11 @@ export function createWatchTask(agents: AgentDirectory, temporal: Client) {
         return input.baseline.state !== 'TASK_STATE_INPUT_REQUIRED' || s.timestamp !== input.baseline.timestamp;
       };
       try {
-        const streaming = input.policy.mode === 'stream' || (input.policy.mode === 'auto' && client.card.capabilities.streaming === true);
+        const streaming =
+          input.policy.mode === 'stream' || (input.policy.mode === 'auto' && !input.push && client.card.capabilities.streaming === true);
         if (streaming) await watchStream(client, input, emit, mustAct);
-        else await watchPoll(client, input, emit, mustAct);
+        else if (input.push) await watchPoll(client, input, emit, mustAct, input.policy.pushBackstop, input.policy.pushBackstop);
+        else await watchPoll(client, input, emit, mustAct, input.policy.pollInitial, input.policy.pollMax);
         return last;
       } catch (err) {
         if (ctx.cancellationSignal.aborted) throw new CancelledFailure('watch cancelled');
@@ -74,7 +78,7 @@ type MustAct = (o: Observation) => boolean;
 
 async function watchStream(client: A2AClient, input: WatchInput, emit: Emit, mustAct: MustAct): Promise<void> {
   const ctx = Context.current();
-  const idleTimeoutMs = msToNumber(input.policy.idleTimeout as Duration);
+  const idleTimeoutMs = msToNumber(input.policy.idleTimeout);
   let backoffMs = 500;
   for (;;) {
     let sawFrame = false;
@@ -102,10 +106,17 @@ async function watchStream(client: A2AClient, input: WatchInput, emit: Emit, mus
   }
 }
 
-async function watchPoll(client: A2AClient, input: WatchInput, emit: Emit, mustAct: MustAct): Promise<void> {
+async function watchPoll(
+  client: A2AClient,
+  input: WatchInput,
+  emit: Emit,
+  mustAct: MustAct,
+  initialInterval: Duration,
+  maxInterval: Duration,
+): Promise<void> {
   const ctx = Context.current();
-  const initial = msToNumber(input.policy.pollInitial as Duration);
-  const max = msToNumber(input.policy.pollMax as Duration);
+  const initial = msToNumber(initialInterval);
+  const max = msToNumber(maxInterval);
   let interval = initial;
   let seen = '';
   for (;;) {

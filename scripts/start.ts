@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { createLogger, installRuntime } from '../worker/logger';
 import { loadConfig } from '../worker/config';
 import { createPlannerWorkers } from '../worker/workers';
+import { Client, Connection } from '@temporalio/client';
+import { startPushReceiver, type PushReceiver } from '../client/push-receiver';
 import { isServing, startDevServer, type DevServer } from './dev-server';
 
 async function main(): Promise<void> {
@@ -25,6 +27,13 @@ async function main(): Promise<void> {
   }
   installRuntime(logger);
   const planner = await createPlannerWorkers(config, logger);
+  let receiver: PushReceiver | undefined;
+  if (config.PLANNER_WEBHOOK_SECRET && config.PLANNER_WEBHOOK_BASE_URL) {
+    const [host, port] = config.PLANNER_WEBHOOK_LISTEN.split(':');
+    const temporal = new Client({ connection: await Connection.connect({ address: config.TEMPORAL_ADDRESS }), namespace: config.TEMPORAL_NAMESPACE });
+    receiver = await startPushReceiver({ temporal, secret: config.PLANNER_WEBHOOK_SECRET, host, port: Number(port), logger });
+    logger.info({ listen: receiver.url, publicUrl: config.PLANNER_WEBHOOK_BASE_URL }, 'push receiver running');
+  }
   let stopping = false;
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     process.on(sig, () => {
@@ -38,6 +47,7 @@ async function main(): Promise<void> {
   try {
     await planner.run();
   } finally {
+    await receiver?.close();
     await server?.stop();
     logger.info('stopped');
   }

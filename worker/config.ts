@@ -18,6 +18,12 @@ const ConfigSchema = z.object({
   PLANNER_ALERT_SINKS: csv(['log', 'webhook'] as const).default(['log']),
   PLANNER_ALERT_WEBHOOK_URL: z.url().optional(),
   PLANNER_UI_URL: z.url().default('http://127.0.0.1:8233'),
+  /** Public base URL of the push receiver; enables push notifications for agents that support them. */
+  PLANNER_WEBHOOK_BASE_URL: z.url().optional(),
+  /** Key for the per-task webhook tokens (HMAC); required with PLANNER_WEBHOOK_BASE_URL. */
+  PLANNER_WEBHOOK_SECRET: z.string().min(16, 'at least 16 characters').optional(),
+  /** Where the push receiver listens (host:port). */
+  PLANNER_WEBHOOK_LISTEN: z.string().regex(/^[^:\s]+:\d+$/, 'host:port').default('127.0.0.1:8787'),
   PLANNER_LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
   /** Where the workflow bundle is prebuilt (skips bundling at start). */
   PLANNER_WORKFLOW_BUNDLE: z.string().min(1).optional(),
@@ -35,5 +41,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlannerConfig 
   if (parsed.data.PLANNER_ALERT_SINKS.includes('webhook') && !parsed.data.PLANNER_ALERT_WEBHOOK_URL) {
     throw new Error('invalid planner configuration: PLANNER_ALERT_SINKS includes webhook but PLANNER_ALERT_WEBHOOK_URL is not set');
   }
+  if (parsed.data.PLANNER_WEBHOOK_BASE_URL && !parsed.data.PLANNER_WEBHOOK_SECRET) {
+    throw new Error('invalid planner configuration: PLANNER_WEBHOOK_BASE_URL is set but PLANNER_WEBHOOK_SECRET is not');
+  }
   return parsed.data;
+}
+
+/** Push settings for the activities, when configured. */
+export function pushSettings(config: PlannerConfig): { baseUrl: string; secret: string } | undefined {
+  return config.PLANNER_WEBHOOK_BASE_URL && config.PLANNER_WEBHOOK_SECRET
+    ? { baseUrl: config.PLANNER_WEBHOOK_BASE_URL, secret: config.PLANNER_WEBHOOK_SECRET }
+    : undefined;
 }

@@ -5,7 +5,7 @@ import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker
 import type { Logger } from 'pino';
 import { createActivities } from '../activities';
 import { AgentDirectory } from '../activities/agents';
-import type { PlannerConfig } from './config';
+import { pushSettings, type PlannerConfig } from './config';
 
 export interface PlannerWorkers {
   workers: Worker[];
@@ -31,6 +31,7 @@ export async function createPlannerWorkers(config: PlannerConfig, logger: Logger
       namespace,
     },
     logger,
+    push: pushSettings(config),
   });
   const workflowSource: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> = config.PLANNER_WORKFLOW_BUNDLE
     ? { workflowBundle: { codePath: config.PLANNER_WORKFLOW_BUNDLE } }

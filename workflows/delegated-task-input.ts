@@ -2,7 +2,7 @@
 // (API, CLI) and again when the workflow starts, so a bad start from the Temporal UI fails clearly.
 import type { Duration as TemporalDuration } from '@temporalio/common';
 import { z } from 'zod';
-import type { Artifact, Message, TaskState } from '../a2a/schema';
+import { AgentCardSchema, type Artifact, type Message, type TaskState } from '../a2a/schema';
 
 const DURATION = /^\d+(\.\d+)?\s*(ms|s|m|h|d)$/;
 export const DurationSchema = z
@@ -19,8 +19,8 @@ export const AgentRefSchema = z
     name: z.string().min(1).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" or "-"'),
     /** Base URL; the agent card is read from /.well-known/agent-card.json under it. */
     url: z.url({ protocol: /^https?$/ }).optional(),
-    /** An agent card given inline instead of a URL (it is parsed like one fetched). */
-    card: z.record(z.string(), z.unknown()).optional(),
+    /** An agent card given inline instead of a URL, validated like one fetched. */
+    card: AgentCardSchema.optional(),
   })
   .refine((a) => a.url !== undefined || a.card !== undefined, { message: 'give the agent a url or a card' });
 export type AgentRef = z.infer<typeof AgentRefSchema>;
@@ -51,6 +51,10 @@ export const WatchPolicySchema = z.object({
   /** A silent stream is checked with GetTask after this long, then resubscribed. */
   idleTimeout: DurationSchema.default('5m'),
   heartbeatTimeout: DurationSchema.default('60s'),
+  /** With push notifications registered, a slow GetTask poll stays on as a backstop. */
+  pushBackstop: DurationSchema.default('1m'),
+  /** Register push notifications when the agent supports them and the planner has a webhook URL. */
+  push: z.boolean().default(true),
 });
 export type WatchPolicy = z.infer<typeof WatchPolicySchema>;
 

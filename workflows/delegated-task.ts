@@ -46,6 +46,7 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput): Promise<De
   const replies = new Map<number, AnswerResult>();
   let watch: Watch | undefined;
   let watchSeq = 0;
+  let pushConfigId: string | undefined;
 
   const canAnswer = (a: Answer): string | undefined => {
     if (task.state !== 'TASK_STATE_INPUT_REQUIRED') return `the task is not waiting for input (state ${task.state ?? 'unknown'})`;
@@ -144,11 +145,13 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput): Promise<De
 
   const startWatch = (): Watch => {
     if (watch && !watch.done) return watch;
-    const w: Watch = { id: `watch-${++watchSeq}`, established: false, done: false };
+    const scope = new CancellationScope();
+    const w: Watch = { id: `watch-${++watchSeq}`, established: false, done: false, scope };
     watch = w;
     const baseline = { state: task.state, timestamp: task.timestamp };
-    void CancellationScope.cancellable(() =>
-      watcher.watchTask({ agent, taskId: task.taskId!, watchId: w.id, baseline, policy: policies.watch }),
+    const push = pushConfigId !== undefined;
+    void scope.run(() =>
+      watcher.watchTask({ agent, taskId: task.taskId!, watchId: w.id, baseline, policy: policies.watch, push }),
     ).then(
       (last) => {
         w.done = true;
@@ -247,6 +250,20 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput): Promise<De
     throwIfFailed(w);
   };
 
+  // The task is over: release the watch's slot and the agent's push config.
+  const stopWatching = async (): Promise<void> => {
+    if (watch && !watch.done) watch.scope.cancel();
+    if (pushConfigId) {
+      const configId = pushConfigId;
+      pushConfigId = undefined;
+      try {
+        await CancellationScope.nonCancellable(() => acts.deletePush({ agent, taskId: task.taskId!, configId }));
+      } catch (err) {
+        log.warn('push config left at the agent', { configId, error: String(err) });
+      }
+    }
+  };
+
   try {
     const first = await acts.sendMessage({
       agent,
@@ -259,6 +276,9 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput): Promise<De
     }
     if (first.observation) task.apply(first.observation);
     publish();
+    if (policies.watch.push && !task.terminal) {
+      pushConfigId = await acts.registerPush({ agent, taskId: task.taskId! });
+    }
 
     while (!task.terminal) {
       if (task.state === 'TASK_STATE_INPUT_REQUIRED') {
@@ -288,11 +308,14 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput): Promise<De
       log.info('workflow cancelled; remote task cancelled', { taskId: task.taskId, state: task.state });
     }
     throw err;
+  } finally {
+    await stopWatching();
   }
 }
 
 interface Watch {
   id: string;
+  scope: CancellationScope;
   established: boolean;
   done: boolean;
   error?: unknown;

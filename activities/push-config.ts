@@ -1,0 +1,48 @@
+// Registers (and later deletes) a push-notification config for one remote task, when the agent
+// supports push and the planner has a public webhook URL.
+import { Context, log } from '@temporalio/activity';
+import { A2AError, TaskNotFoundError } from '../a2a';
+import type { AgentRef } from '../workflows/delegated-task-input';
+import type { AgentDirectory } from './agents';
+import { withTypedFailures } from './failures';
+import { pushToken, pushUrl, type PushSettings } from './push-token';
+
+export function createPushConfigActivities(agents: AgentDirectory, push: PushSettings | undefined) {
+  return {
+    /** Returns the config id, or undefined when push is not available for this agent. */
+    async registerPush(input: { agent: AgentRef; taskId: string }): Promise<string | undefined> {
+      if (!push) return undefined;
+      return withTypedFailures(async () => {
+        const client = await agents.client(input.agent);
+        if (client.card.capabilities.pushNotifications !== true) return undefined;
+        const workflowId = Context.current().info.workflowExecution?.workflowId;
+        if (!workflowId) throw new Error('registerPush runs only as a workflow activity');
+        const url = pushUrl(push.baseUrl, workflowId, input.taskId);
+        // A retried registration must not leave a second config behind.
+        const existing = await client.listTaskPushNotificationConfigs({ taskId: input.taskId });
+        const mine = existing.configs.find((c) => c.url === url);
+        if (mine?.id) return mine.id;
+        const created = await client.createTaskPushNotificationConfig({
+          taskId: input.taskId,
+          url,
+          token: pushToken(push.secret, workflowId, input.taskId),
+        });
+        return created.id;
+      });
+    },
+
+    async deletePush(input: { agent: AgentRef; taskId: string; configId: string }): Promise<void> {
+      return withTypedFailures(async () => {
+        const client = await agents.client(input.agent);
+        try {
+          await client.deleteTaskPushNotificationConfig({ taskId: input.taskId, id: input.configId });
+        } catch (err) {
+          // Delete is idempotent by the spec; an agent that already forgot the task is done too.
+          if (err instanceof TaskNotFoundError) return;
+          if (err instanceof A2AError && !err.retryable) log.warn('could not delete push config', { error: err.message });
+          else throw err;
+        }
+      });
+    },
+  };
+}
