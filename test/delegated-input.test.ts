@@ -1,9 +1,9 @@
 // INPUT_REQUIRED: the workflow publishes the question, waits for an answer (update or signal), and
 // sends it on the same task and context.
 import type { Client } from '@temporalio/client';
-import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { answerTask } from '../client/delegated-task';
-import { answerSignal } from '../workflows/delegated-task-messages';
+import { answerSignal, statusQuery } from '../workflows/delegated-task-messages';
 import { BASE_BRANCH_QUESTION, MIGRATIONS_QUESTION, startCodeReviewer, type AgentHandle } from './agents';
 import { connectClient, startWorkers, uniqueQueue, type RunningWorkers } from './harness/planner';
 import { startAlertSink, type AlertSink } from './support/alert-sink';
@@ -120,6 +120,40 @@ describe('an agent that asks twice', () => {
     expect(mine.map((m) => m.text)).toEqual([DIFF, 'main', 'yes']);
     expect(mine.slice(1).every((m) => m.taskId === q1.taskId && m.contextId === q1.contextId)).toBe(true);
     expect(new Set(mine.map((m) => m.messageId)).size).toBe(3);
+  });
+});
+
+describe('an agent that ends the task badly', () => {
+  let reviewer: AgentHandle;
+  beforeAll(async () => {
+    reviewer = await startCodeReviewer();
+  });
+  afterAll(() => reviewer.close());
+
+  const failureOf = async (p: Promise<unknown>): Promise<{ type?: string; message: string }> => {
+    const err = await p.then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(WorkflowFailedError);
+    return (err as WorkflowFailedError).cause as { type?: string; message: string };
+  };
+
+  it('REJECTED fails the workflow with the agent reason as RemoteTaskRejected', async () => {
+    const handle = await start(client, queue, { agent: { name: 'code-reviewer', url: reviewer.baseUrl }, message: { text: 'Please review my work' } });
+    started.push(handle.workflowId);
+    const cause = await failureOf(handle.result());
+    expect(cause.type).toBe('RemoteTaskRejected');
+    expect(cause.message).toMatch(/TASK_STATE_REJECTED: There is no diff in this message to review\./);
+    expect(await handle.query(statusQuery)).toMatchObject({ state: 'TASK_STATE_REJECTED', waitingOn: 'none' });
+  });
+
+  it('FAILED after an answer fails the workflow as RemoteTaskFailed and the update reports it', async () => {
+    const handle = await start(client, queue, { agent: { name: 'code-reviewer', url: reviewer.baseUrl }, message: { text: DIFF } });
+    started.push(handle.workflowId);
+    await waitForStatus(handle, (s) => s.waitingOn === 'human', 'the question');
+    const reply = await answerTask(client, handle.workflowId, { text: 'no such branch' });
+    expect(reply.state).toBe('TASK_STATE_FAILED');
+    const cause = await failureOf(handle.result());
+    expect(cause.type).toBe('RemoteTaskFailed');
+    expect(cause.message).toContain('Base branch "no such branch" does not exist.');
   });
 });
 

@@ -50,7 +50,8 @@ export const WatchPolicySchema = z.object({
   pollMax: DurationSchema.default('30s'),
   /** A silent stream is checked with GetTask after this long, then resubscribed. */
   idleTimeout: DurationSchema.default('5m'),
-  heartbeatTimeout: DurationSchema.default('60s'),
+  /** How soon a crashed worker's watch is retried elsewhere; each watch heartbeats every third of it. */
+  heartbeatTimeout: DurationSchema.default('2m'),
   /** With push notifications registered, a slow GetTask poll stays on as a backstop. */
   pushBackstop: DurationSchema.default('1m'),
   /** Register push notifications when the agent supports them and the planner has a webhook URL. */
