@@ -143,8 +143,13 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput): Promise<De
       idempotencyKey: `${wf.workflowId}:${kind}:${round}:${nth}`,
     });
 
-  const startWatch = (): Watch => {
+  let pushAsked = false;
+  const startWatch = async (): Promise<Watch> => {
     if (watch && !watch.done) return watch;
+    if (policies.watch.push && !pushAsked) {
+      pushAsked = true;
+      pushConfigId = await acts.registerPush({ agent, taskId: task.taskId! });
+    }
     const scope = new CancellationScope();
     const w: Watch = { id: `watch-${++watchSeq}`, established: false, done: false, scope };
     watch = w;
@@ -239,7 +244,7 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput): Promise<De
       });
     }
     // Subscribe first, alert second: the approval may land the moment the operator reads the alert.
-    const w = startWatch();
+    const w = await startWatch();
     await condition(() => w.established || w.done);
     throwIfFailed(w);
     const stillWaiting = (): boolean => task.state === 'TASK_STATE_AUTH_REQUIRED' && task.authEntries === round;
@@ -275,10 +280,6 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput): Promise<De
       return { kind: 'message', artifacts: [], message: first.message, text: first.text };
     }
     if (first.observation) task.apply(first.observation);
-    publish();
-    if (policies.watch.push && !task.terminal) {
-      pushConfigId = await acts.registerPush({ agent, taskId: task.taskId! });
-    }
 
     while (!task.terminal) {
       if (task.state === 'TASK_STATE_INPUT_REQUIRED') {
@@ -286,8 +287,9 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput): Promise<De
       } else if (task.state === 'TASK_STATE_AUTH_REQUIRED') {
         await awaitApproval();
       } else {
-        const w = startWatch();
+        publish();
         const v = task.version;
+        const w = await startWatch();
         await condition(() => task.version !== v || w.done);
         throwIfFailed(w);
       }

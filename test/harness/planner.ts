@@ -76,7 +76,7 @@ export async function startChildWorker(taskQueue: string, extra: Record<string, 
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`child worker did not start in 60 s:\n${out}`)), 60_000);
     const onData = (b: Buffer): void => {
-      out += b.toString();
+      out = (out + b.toString()).slice(-65_536);
       if (out.includes('worker running')) {
         clearTimeout(timer);
         resolve();
