@@ -8,7 +8,8 @@ import { Client, Connection } from '@temporalio/client';
 import { startPushReceiver, type PushReceiver } from '../client/push-receiver';
 import { isServing, startDevServer, type DevServer } from './dev-server';
 
-async function main(): Promise<void> {
+/** Runs the planner (and a dev server when none answers) until SIGINT/SIGTERM. */
+export async function startPlanner(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.PLANNER_LOG_LEVEL);
   let server: DevServer | undefined;
@@ -53,7 +54,9 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err instanceof Error ? err.message : err);
-  process.exit(1);
-});
+if (require.main === module) {
+  startPlanner().catch((err: unknown) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  });
+}

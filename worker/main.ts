@@ -1,10 +1,10 @@
 // The worker process: connects to TEMPORAL_ADDRESS and serves the planner's task queues until
-// SIGINT/SIGTERM, then drains and exits.
+// SIGINT/SIGTERM, then drains and exits. Also `planner worker`.
 import { createLogger, installRuntime } from './logger';
 import { loadConfig } from './config';
 import { createPlannerWorkers } from './workers';
 
-async function main(): Promise<void> {
+export async function runWorker(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.PLANNER_LOG_LEVEL);
   installRuntime(logger);
@@ -19,7 +19,9 @@ async function main(): Promise<void> {
   await planner.run();
 }
 
-main().catch((err: unknown) => {
-  console.error(err instanceof Error ? err.message : err);
-  process.exit(1);
-});
+if (require.main === module) {
+  runWorker().catch((err: unknown) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  });
+}

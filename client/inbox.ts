@@ -1,0 +1,172 @@
+// Reading delegated tasks from outside the worker (CLI, API): one task's status, and the inbox of
+// what waits on whom, which is a visibility query refined by each hit's `status` query.
+import {
+  isGrpcDeadlineError,
+  WorkflowNotFoundError,
+  type Client,
+  type WorkflowExecutionDescription,
+  type WorkflowExecutionInfo,
+} from '@temporalio/client';
+import { statusQuery, type DelegatedTaskStatus } from '../workflows/delegated-task-messages';
+import { A2aAgent, PlanId, PlannerWaitingOn } from '../workflows/search-attributes';
+import { InvalidInputError } from './delegated-task';
+
+const WORKFLOW_TYPE = 'DelegatedTaskWorkflow';
+/** How long a `status` query may take before the worker is presumed absent. */
+const QUERY_TIMEOUT_MS = 10_000;
+
+export class TaskNotFoundError extends Error {
+  override readonly name = 'TaskNotFoundError';
+  constructor(
+    readonly workflowId: string,
+    detail?: string,
+  ) {
+    super(`no delegated task with id ${workflowId}${detail ? ` (${detail})` : ''}`);
+  }
+}
+
+/** The visibility query behind the inbox: running delegated tasks waiting on a human or an operator. */
+export function inboxQuery(planId?: string): string {
+  const parts = [`ExecutionStatus = "Running"`, `${PlannerWaitingOn.name} IN ("human","operator")`];
+  if (planId !== undefined) {
+    const why = planIdProblem(planId);
+    if (why) throw new InvalidInputError(why);
+    parts.push(`${PlanId.name} = "${planId}"`);
+  }
+  return parts.join(' AND ');
+}
+
+/** Why a plan id cannot be searched for (it goes into a visibility query string), if it cannot. */
+export function planIdProblem(planId: string): string | undefined {
+  if (planId === '') return 'a plan id cannot be empty';
+  if (/["'\\\r\n]/.test(planId)) return 'quotes, backslashes and line breaks are not allowed in a plan id';
+  return undefined;
+}
+
+/** The `status` query, bounded so that a missing worker gives an answer instead of a hang. */
+export async function queryStatus(client: Client, workflowId: string, runId?: string, taskQueue?: string): Promise<DelegatedTaskStatus> {
+  try {
+    return await client.withDeadline(Date.now() + QUERY_TIMEOUT_MS, () => client.workflow.getHandle(workflowId, runId).query(statusQuery));
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) throw new TaskNotFoundError(workflowId);
+    if (isGrpcDeadlineError(err)) {
+      const queue = taskQueue ? ` on task queue ${taskQueue}` : '';
+      throw new Error(`the status query got no answer within ${QUERY_TIMEOUT_MS / 1000} s: is a planner worker running${queue}?`);
+    }
+    throw err;
+  }
+}
+
+/** A delegated task as the CLI shows it: its Temporal execution and, when a worker answers, its status query. */
+export interface TaskSnapshot extends Partial<DelegatedTaskStatus> {
+  workflowId: string;
+  runId: string;
+  /** Temporal's execution status: RUNNING, COMPLETED, FAILED, CANCELLED, TERMINATED, ... */
+  workflowStatus: string;
+  taskQueue: string;
+  startTime: string;
+  closeTime?: string;
+  /** Why the status query could not be answered (the rest of the snapshot is still valid). */
+  statusQueryError?: string;
+}
+
+/** The workflow behind a delegated task id; TaskNotFoundError when there is none (or it is another kind). */
+export async function requireTask(client: Client, workflowId: string): Promise<WorkflowExecutionDescription> {
+  let desc: WorkflowExecutionDescription;
+  try {
+    desc = await client.workflow.getHandle(workflowId).describe();
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) throw new TaskNotFoundError(workflowId);
+    throw err;
+  }
+  if (desc.type !== WORKFLOW_TYPE) throw new TaskNotFoundError(workflowId, `it is a ${desc.type} workflow`);
+  return desc;
+}
+
+export async function describeTask(client: Client, workflowId: string): Promise<TaskSnapshot> {
+  const desc = await requireTask(client, workflowId);
+  const base: TaskSnapshot = {
+    workflowId,
+    runId: desc.runId,
+    workflowStatus: desc.status.name,
+    taskQueue: desc.taskQueue,
+    startTime: desc.startTime.toISOString(),
+    ...(desc.closeTime ? { closeTime: desc.closeTime.toISOString() } : {}),
+  };
+  try {
+    return { ...base, ...(await queryStatus(client, workflowId, desc.runId, desc.taskQueue)) };
+  } catch (err) {
+    return { ...base, statusQueryError: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+export interface InboxEntry {
+  workflowId: string;
+  runId: string;
+  agent: string;
+  planId?: string;
+  waitingOn: 'human' | 'operator';
+  /** The question turn (INPUT_REQUIRED); answers name it to avoid answering a stale question. */
+  turn?: number;
+  authRounds?: number;
+  taskId?: string;
+  state?: string;
+  /** The question or the approval request, in the agent's words. */
+  text?: string;
+  /** When the agent's status last changed (its own timestamp), else when the workflow started. */
+  waitingSince: Date;
+  /** Set when the status query failed; the entry then comes from search attributes alone. */
+  statusQueryError?: string;
+}
+
+/**
+ * What waits on whom: the visibility query finds the candidates, the status query of each says what
+ * it waits for now (visibility lags; a hit that no longer waits is left out). Oldest wait first.
+ */
+export async function listInbox(client: Client, opts: { planId?: string; concurrency?: number } = {}): Promise<InboxEntry[]> {
+  const hits: WorkflowExecutionInfo[] = [];
+  for await (const wf of client.workflow.list({ query: inboxQuery(opts.planId) })) hits.push(wf);
+  const entries: Array<InboxEntry | undefined> = new Array(hits.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (let i = next++; i < hits.length; i = next++) entries[i] = await entryOf(client, hits[i]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(opts.concurrency ?? 16, hits.length) }, worker));
+  return entries.filter((e): e is InboxEntry => e !== undefined).sort((a, b) => a.waitingSince.getTime() - b.waitingSince.getTime());
+}
+
+async function entryOf(client: Client, wf: WorkflowExecutionInfo): Promise<InboxEntry | undefined> {
+  const attrs = wf.typedSearchAttributes;
+  const base = {
+    workflowId: wf.workflowId,
+    runId: wf.runId,
+    agent: attrs.get(A2aAgent) ?? '?',
+    planId: attrs.get(PlanId),
+  };
+  try {
+    const s = await queryStatus(client, wf.workflowId, wf.runId, wf.taskQueue);
+    if (s.waitingOn === 'none') return undefined;
+    const since = s.lastUpdate ? new Date(s.lastUpdate) : undefined;
+    return {
+      ...base,
+      agent: s.agent,
+      planId: s.planId,
+      waitingOn: s.waitingOn,
+      turn: s.turn,
+      authRounds: s.authRounds,
+      taskId: s.taskId,
+      state: s.state,
+      text: s.text,
+      waitingSince: since && !Number.isNaN(since.getTime()) ? since : wf.startTime,
+    };
+  } catch (err) {
+    if (err instanceof TaskNotFoundError) return undefined;
+    const waitingOn = attrs.get(PlannerWaitingOn);
+    return {
+      ...base,
+      waitingOn: waitingOn === 'operator' ? 'operator' : 'human',
+      waitingSince: wf.startTime,
+      statusQueryError: err instanceof Error ? err.message : String(err),
+    };
+  }
+}
