@@ -13,6 +13,8 @@ import {
   type AbortState,
   type ErrorContext,
 } from './errors';
+import { readSse } from './sse';
+import type { WireStreamOptions } from './types';
 
 export interface Timeouts {
   /** TCP (and TLS) connect. */
@@ -274,5 +276,38 @@ export async function openEventStream(
     throw toA2AError(e, ctx, abort);
   } finally {
     o.signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+/**
+ * The JSON frames of an open event stream, with their SSE event names. Both bindings read their
+ * streams through this, so framing limits, JSON errors and the connection's release (however the
+ * reader stops: end, error, abort, or a consumer leaving early) are handled once.
+ */
+export async function* jsonEvents(
+  res: Dispatcher.ResponseData,
+  ctx: ErrorContext,
+  o: WireStreamOptions,
+): AsyncGenerator<{ event: string; json: unknown }, void, undefined> {
+  try {
+    const events = readSse(res.body, {
+      maxFrameBytes: o.maxFrameBytes,
+      idleTimeoutMs: o.idleTimeoutMs,
+      ...(o.signal ? { signal: o.signal } : {}),
+      release: () => res.body.destroy(),
+    });
+    for await (const ev of events) {
+      let json: unknown;
+      try {
+        json = JSON.parse(ev.data);
+      } catch {
+        throw invalidResponse(ctx, `stream frame is not valid JSON (${ev.data.length} chars)`);
+      }
+      yield { event: ev.event, json };
+    }
+  } catch (e) {
+    throw toA2AError(e, ctx, { aborted: o.signal?.aborted === true });
+  } finally {
+    if (!res.body.destroyed) res.body.destroy();
   }
 }

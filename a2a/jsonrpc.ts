@@ -2,10 +2,9 @@
  * JSON-RPC 2.0 binding (spec §9): every call is a POST of `{jsonrpc, id, method, params}` to the
  * interface URL; streams are SSE whose `data:` lines each carry a full response envelope.
  */
-import { errorFromJsonRpc, invalidResponse, toA2AError, type ErrorContext } from './errors';
-import { exchangeJson, openEventStream, type HttpRequest, type HttpTransport } from './http';
+import { errorFromJsonRpc, invalidResponse, type ErrorContext } from './errors';
+import { exchangeJson, jsonEvents, openEventStream, type HttpRequest, type HttpTransport } from './http';
 import { JsonRpcResponseSchema, type JsonRpcId } from './schema';
-import { readSse } from './sse';
 import type {
   RequestParams,
   StreamOperation,
@@ -58,27 +57,7 @@ export class JsonRpcBinding implements WireBinding {
   async *stream(op: StreamOperation, params: RequestParams, ctx: ErrorContext, o: WireStreamOptions): AsyncGenerator<unknown, void, undefined> {
     const { req, id } = this.request(op, params, 'text/event-stream');
     const res = await openEventStream(this.transport, req, ctx, { signal: o.signal, maxResponseBytes: o.maxResponseBytes });
-    try {
-      const events = readSse(res.body, {
-        maxFrameBytes: o.maxFrameBytes,
-        idleTimeoutMs: o.idleTimeoutMs,
-        ...(o.signal ? { signal: o.signal } : {}),
-        release: () => res.body.destroy(),
-      });
-      for await (const ev of events) {
-        let json: unknown;
-        try {
-          json = JSON.parse(ev.data);
-        } catch {
-          throw invalidResponse(ctx, `stream frame is not valid JSON (${ev.data.length} chars)`);
-        }
-        yield this.unwrap(json, id, ctx, 'stream frame');
-      }
-    } catch (e) {
-      throw toA2AError(e, ctx, { aborted: o.signal?.aborted === true });
-    } finally {
-      if (!res.body.destroyed) res.body.destroy();
-    }
+    for await (const { json } of jsonEvents(res, ctx, o)) yield this.unwrap(json, id, ctx, 'stream frame');
   }
 }
 

@@ -2,9 +2,8 @@
  * HTTP+JSON binding (spec §11): one route per operation, relative to the interface URL, with
  * the tenant as a leading path segment; streams are SSE whose `data:` is a bare StreamResponse.
  */
-import { errorFromRestStreamFrame, invalidParams, invalidResponse, toA2AError, type ErrorContext } from './errors';
-import { exchangeJson, openEventStream, type HttpMethod, type HttpRequest, type HttpTransport } from './http';
-import { readSse } from './sse';
+import { errorFromRestStreamFrame, invalidParams, invalidResponse, type ErrorContext } from './errors';
+import { exchangeJson, jsonEvents, openEventStream, type HttpMethod, type HttpRequest, type HttpTransport } from './http';
 import type {
   RequestParams,
   StreamOperation,
@@ -128,30 +127,12 @@ export class RestBinding implements WireBinding {
     // The proto says GET for subscribe, the spec text says POST (spec A8): try POST, then GET.
     const on405 = op === 'SubscribeToTask' ? this.request(r, 'text/event-stream', 'GET') : undefined;
     const res = await openEventStream(this.transport, req, ctx, { signal: o.signal, maxResponseBytes: o.maxResponseBytes, on405 });
-    try {
-      const events = readSse(res.body, {
-        maxFrameBytes: o.maxFrameBytes,
-        idleTimeoutMs: o.idleTimeoutMs,
-        ...(o.signal ? { signal: o.signal } : {}),
-        release: () => res.body.destroy(),
-      });
-      for await (const ev of events) {
-        let json: unknown;
-        try {
-          json = JSON.parse(ev.data);
-        } catch {
-          throw invalidResponse(ctx, `stream frame is not valid JSON (${ev.data.length} chars)`);
-        }
-        // a2a-js sends `event: error` with a google.rpc.Status body once the stream has begun.
-        if (ev.event === 'error' || (json !== null && typeof json === 'object' && 'error' in json)) {
-          throw errorFromRestStreamFrame(json, ctx) ?? invalidResponse(ctx, 'stream error frame without a google.rpc.Status body');
-        }
-        yield json;
+    for await (const { event, json } of jsonEvents(res, ctx, o)) {
+      // a2a-js sends `event: error` with a google.rpc.Status body once the stream has begun.
+      if (event === 'error' || (json !== null && typeof json === 'object' && 'error' in json)) {
+        throw errorFromRestStreamFrame(json, ctx) ?? invalidResponse(ctx, 'stream error frame without a google.rpc.Status body');
       }
-    } catch (e) {
-      throw toA2AError(e, ctx, { aborted: o.signal?.aborted === true });
-    } finally {
-      if (!res.body.destroyed) res.body.destroy();
+      yield json;
     }
   }
 }
