@@ -1,29 +1,11 @@
 // AUTH_REQUIRED: subscribe first, alert second, send nothing, detect the resume.
-import type { Client } from '@temporalio/client';
 import { WorkflowFailedError } from '@temporalio/client';
 import { startDeployer, type AgentHandle } from './agents';
-import { connectClient, startWorkers, uniqueQueue, type RunningWorkers } from './harness/planner';
-import { startAlertSink, type AlertSink } from './support/alert-sink';
-import { DEPLOY, replayAll, start, waitForStatus } from './support/delegated';
+import { itReplaysItsHistories, plannerSuite } from './support/suite';
+import { DEPLOY, waitForStatus } from './support/delegated';
 import { eventually } from './support/wait';
 
-let client: Client;
-let workers: RunningWorkers;
-let sink: AlertSink;
-const queue = uniqueQueue('auth');
-const started: string[] = [];
-
-beforeAll(async () => {
-  client = await connectClient();
-  sink = await startAlertSink();
-  workers = await startWorkers(queue, { PLANNER_ALERT_SINKS: 'webhook', PLANNER_ALERT_WEBHOOK_URL: sink.url });
-});
-
-afterAll(async () => {
-  await workers?.stop();
-  await sink?.close();
-  await client?.connection.close();
-});
+const suite = plannerSuite('auth');
 
 describe.each(['JSONRPC', 'HTTP+JSON'] as const)('deployer over %s', (binding) => {
   let deployer: AgentHandle;
@@ -33,13 +15,12 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('deployer over %s', (binding) =
   afterAll(() => deployer.close());
 
   it('alerts only after the subscription is established, sends nothing while waiting, and completes right after approval', async () => {
-    const handle = await start(client, queue, { agent: { name: 'deployer', url: deployer.baseUrl }, message: { text: DEPLOY }, planId: 'plan-deploy' });
-    started.push(handle.workflowId);
+    const handle = await suite.start({ agent: { name: 'deployer', url: deployer.baseUrl }, message: { text: DEPLOY }, planId: 'plan-deploy' });
     const waiting = await waitForStatus(handle, (s) => s.waitingOn === 'operator', 'AUTH_REQUIRED');
     const taskId = waiting.taskId!;
     expect(waiting.text).toContain(`/approve/${taskId}`);
 
-    const alert = await eventually(() => sink.forWorkflow(handle.workflowId)[0], 'the auth alert');
+    const alert = await eventually(() => suite.sink.forWorkflow(handle.workflowId)[0], 'the auth alert');
     expect(alert.body).toMatchObject({ kind: 'auth', agent: 'deployer', taskId });
     expect(alert.body.text).toBe(waiting.text); // the agent's own words, with the approval URL
     const sub = deployer.log.subscriptions.find((s) => s.taskId === taskId);
@@ -60,7 +41,7 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('deployer over %s', (binding) =
     expect(result.artifacts.map((a) => a.name)).toContain('deploy-result.json');
     expect(deployer.log.userMessages.filter((m) => m.messageId.startsWith(`${handle.workflowId}/`))).toHaveLength(1);
     expect(deployer.log.requests.filter((r) => r.method === 'SendMessage' || r.method === 'SendStreamingMessage')).toHaveLength(1);
-    expect(sink.forWorkflow(handle.workflowId)).toHaveLength(1);
+    expect(suite.sink.forWorkflow(handle.workflowId)).toHaveLength(1);
   });
 });
 
@@ -72,15 +53,14 @@ describe('an agent that keeps asking for approval', () => {
   afterAll(() => deployer.close());
 
   it('fails with a reason that names the bound once re-entries exceed it', async () => {
-    const handle = await start(client, queue, {
+    const handle = await suite.start({
       agent: { name: 'deployer', url: deployer.baseUrl },
       message: { text: DEPLOY },
       policies: { maxAuthRounds: 2 },
     });
-    started.push(handle.workflowId);
     for (let round = 1; round <= 2; round++) {
       const s = await waitForStatus(handle, (x) => x.waitingOn === 'operator' && x.authRounds === round, `auth round ${round}`);
-      await eventually(() => sink.forWorkflow(handle.workflowId).length >= round, `alert ${round}`);
+      await eventually(() => suite.sink.forWorkflow(handle.workflowId).length >= round, `alert ${round}`);
       await deployer.approve(s.taskId!);
     }
     const err = await handle.result().catch((e: unknown) => e);
@@ -93,10 +73,4 @@ describe('an agent that keeps asking for approval', () => {
   });
 });
 
-describe('replay', () => {
-  it('replays every history of this suite without nondeterminism', async () => {
-    const { replayed, errors } = await replayAll(client, started);
-    expect(errors).toEqual([]);
-    expect(replayed).toBe(started.length);
-  });
-});
+itReplaysItsHistories(suite);

@@ -1,34 +1,20 @@
 // Deadline policies for both waits, and cancelling the workflow while it waits.
-import type { Client } from '@temporalio/client';
 import { WorkflowFailedError } from '@temporalio/client';
 import { connectA2A } from '../a2a';
 import { startCodeReviewer, startDeployer, type AgentHandle } from './agents';
-import { connectClient, startWorkers, uniqueQueue, type RunningWorkers } from './harness/planner';
-import { startAlertSink, type AlertSink } from './support/alert-sink';
-import { DEPLOY, DIFF, replayAll, start, waitForStatus } from './support/delegated';
+import { itReplaysItsHistories, plannerSuite } from './support/suite';
+import { DEPLOY, DIFF, waitForStatus } from './support/delegated';
 import { eventually } from './support/wait';
 
-let client: Client;
-let workers: RunningWorkers;
-let sink: AlertSink;
+const suite = plannerSuite('deadlines');
 let reviewer: AgentHandle;
 let deployer: AgentHandle;
-const queue = uniqueQueue('deadlines');
-const started: string[] = [];
 
 beforeAll(async () => {
-  client = await connectClient();
-  sink = await startAlertSink();
   reviewer = await startCodeReviewer();
   deployer = await startDeployer();
-  workers = await startWorkers(queue, { PLANNER_ALERT_SINKS: 'webhook', PLANNER_ALERT_WEBHOOK_URL: sink.url });
 });
-
-afterAll(async () => {
-  await workers?.stop();
-  await Promise.all([sink?.close(), reviewer?.close(), deployer?.close()]);
-  await client?.connection.close();
-});
+afterAll(() => Promise.all([reviewer?.close(), deployer?.close()]));
 
 async function failureOf(p: Promise<unknown>): Promise<{ type?: string; message: string }> {
   const err = await p.then(() => undefined, (e: unknown) => e);
@@ -37,14 +23,13 @@ async function failureOf(p: Promise<unknown>): Promise<{ type?: string; message:
 }
 
 it('remind: alerts again every interval until the answer comes', async () => {
-  const handle = await start(client, queue, {
+  const handle = await suite.start({
     agent: { name: 'code-reviewer', url: reviewer.baseUrl },
     message: { text: DIFF },
     policies: { input: { after: '1s', onDeadline: 'remind', remindEvery: '1s' } },
   });
-  started.push(handle.workflowId);
-  await eventually(() => sink.forWorkflow(handle.workflowId).length >= 3, 'the first alert and two reminders', 15_000);
-  const keys = sink.forWorkflow(handle.workflowId).map((a) => a.idempotencyKey);
+  await eventually(() => suite.sink.forWorkflow(handle.workflowId).length >= 3, 'the first alert and two reminders', 15_000);
+  const keys = suite.sink.forWorkflow(handle.workflowId).map((a) => a.idempotencyKey);
   expect(new Set(keys).size).toBe(keys.length); // each reminder is its own alert, not a retry
   const s = await waitForStatus(handle, (x) => x.waitingOn === 'human', 'still waiting');
   expect(s.state).toBe('TASK_STATE_INPUT_REQUIRED');
@@ -53,24 +38,22 @@ it('remind: alerts again every interval until the answer comes', async () => {
 });
 
 it('fail: fails the workflow with a typed reason when nobody answers', async () => {
-  const handle = await start(client, queue, {
+  const handle = await suite.start({
     agent: { name: 'code-reviewer', url: reviewer.baseUrl },
     message: { text: DIFF },
     policies: { input: { after: '1s', onDeadline: 'fail' } },
   });
-  started.push(handle.workflowId);
   const cause = await failureOf(handle.result());
   expect(cause.type).toBe('InputDeadlineExceeded');
   expect(cause.message).toMatch(/waited for an answer \(TASK_STATE_INPUT_REQUIRED\) longer than 1s/);
 });
 
 it('cancel: sends CancelTask when the approval does not come, then fails', async () => {
-  const handle = await start(client, queue, {
+  const handle = await suite.start({
     agent: { name: 'deployer', url: deployer.baseUrl },
     message: { text: DEPLOY },
     policies: { auth: { after: '1s', onDeadline: 'cancel' } },
   });
-  started.push(handle.workflowId);
   const cause = await failureOf(handle.result());
   expect(cause.type).toBe('AuthDeadlineExceeded');
   expect(cause.message).toMatch(/sent CancelTask \(remote state now TASK_STATE_CANCELED\)/);
@@ -83,8 +66,7 @@ it.each([
   ['AUTH_REQUIRED', 'operator'],
 ] as const)('cancelling the workflow while it waits in %s cancels the agent task', async (_state, waitingOn) => {
   const agent = waitingOn === 'human' ? { name: 'code-reviewer', url: reviewer.baseUrl } : { name: 'deployer', url: deployer.baseUrl };
-  const handle = await start(client, queue, { agent, message: { text: waitingOn === 'human' ? DIFF : DEPLOY } });
-  started.push(handle.workflowId);
+  const handle = await suite.start({ agent, message: { text: waitingOn === 'human' ? DIFF : DEPLOY } });
   const s = await waitForStatus(handle, (x) => x.waitingOn === waitingOn, 'the wait');
   await handle.cancel();
   await expect(handle.result()).rejects.toThrow(WorkflowFailedError);
@@ -98,8 +80,7 @@ it.each([
 
 
 it('a task cancelled at the agent by someone else ends the workflow as cancelled', async () => {
-  const handle = await start(client, queue, { agent: { name: 'deployer', url: deployer.baseUrl }, message: { text: DEPLOY } });
-  started.push(handle.workflowId);
+  const handle = await suite.start({ agent: { name: 'deployer', url: deployer.baseUrl }, message: { text: DEPLOY } });
   const s = await waitForStatus(handle, (x) => x.waitingOn === 'operator', 'AUTH_REQUIRED');
   const other = await connectA2A(deployer.baseUrl);
   try {
@@ -112,8 +93,4 @@ it('a task cancelled at the agent by someone else ends the workflow as cancelled
   expect(await handle.query('status')).toMatchObject({ state: 'TASK_STATE_CANCELED', waitingOn: 'none' });
 });
 
-it('replays every history of this suite without nondeterminism', async () => {
-  const { replayed, errors } = await replayAll(client, started);
-  expect(errors).toEqual([]);
-  expect(replayed).toBe(started.length);
-});
+itReplaysItsHistories(suite);

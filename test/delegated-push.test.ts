@@ -1,34 +1,22 @@
 // Push notifications: a per-task config with its own token, a receiver that checks it, and a slow
 // backstop poll instead of a held stream.
-import type { Client } from '@temporalio/client';
 import pino from 'pino';
 import { pushToken, pushUrl } from '../activities/push-token';
 import { startPushReceiver, type PushReceiver } from '../client/push-receiver';
 import { startDeployer, type AgentHandle } from './agents';
-import { connectClient, startWorkers, uniqueQueue, type RunningWorkers } from './harness/planner';
-import { DEPLOY, replayAll, start, waitForStatus } from './support/delegated';
+import { itReplaysItsHistories, plannerSuite } from './support/suite';
+import { DEPLOY, waitForStatus } from './support/delegated';
 import { eventually } from './support/wait';
 
 const SECRET = 'test-secret-0123456789abcdef';
-let client: Client;
-let workers: RunningWorkers;
 let receiver: PushReceiver;
 let deployer: AgentHandle;
-const queue = uniqueQueue('push');
-const started: string[] = [];
-
-beforeAll(async () => {
-  client = await connectClient();
-  receiver = await startPushReceiver({ temporal: client, secret: SECRET, logger: pino({ level: 'silent' }) });
+const suite = plannerSuite('push', async (s) => {
+  receiver = await startPushReceiver({ temporal: s.client, secret: SECRET, logger: pino({ level: 'silent' }) });
   deployer = await startDeployer({ pushNotifications: true });
-  workers = await startWorkers(queue, { PLANNER_WEBHOOK_BASE_URL: receiver.url, PLANNER_WEBHOOK_SECRET: SECRET });
+  return { PLANNER_WEBHOOK_BASE_URL: receiver.url, PLANNER_WEBHOOK_SECRET: SECRET };
 });
-
-afterAll(async () => {
-  await workers?.stop();
-  await Promise.all([receiver?.close(), deployer?.close()]);
-  await client?.connection.close();
-});
+afterAll(() => Promise.all([receiver?.close(), deployer?.close()]));
 
 const post = (url: string, body: unknown, token?: string): Promise<Response> =>
   fetch(url, {
@@ -38,12 +26,11 @@ const post = (url: string, body: unknown, token?: string): Promise<Response> =>
   });
 
 it('learns of the approval through push, with only a slow backstop poll running, and deletes the config at the end', async () => {
-  const handle = await start(client, queue, {
+  const handle = await suite.start({
     agent: { name: 'deployer', url: deployer.baseUrl },
     message: { text: DEPLOY },
     policies: { watch: { pushBackstop: '60s' } },
   });
-  started.push(handle.workflowId);
   const s = await waitForStatus(handle, (x) => x.waitingOn === 'operator', 'AUTH_REQUIRED');
   expect(deployer.log.requests.filter((r) => r.method === 'CreateTaskPushNotificationConfig')).toHaveLength(1);
   expect(deployer.log.subscriptions).toHaveLength(0);
@@ -60,8 +47,7 @@ it('learns of the approval through push, with only a slow backstop poll running,
 });
 
 it('refuses pushes without the task token, for other tasks, for unknown workflows, and bad frames', async () => {
-  const handle = await start(client, queue, { agent: { name: 'deployer', url: deployer.baseUrl }, message: { text: DEPLOY } });
-  started.push(handle.workflowId);
+  const handle = await suite.start({ agent: { name: 'deployer', url: deployer.baseUrl }, message: { text: DEPLOY } });
   const s = await waitForStatus(handle, (x) => x.waitingOn === 'operator', 'AUTH_REQUIRED');
   const taskId = s.taskId!;
   const url = pushUrl(receiver.url, handle.workflowId, taskId);
@@ -86,8 +72,4 @@ it('refuses pushes without the task token, for other tasks, for unknown workflow
   expect((await handle.result()).state).toBe('TASK_STATE_COMPLETED');
 });
 
-it('replays every history of this suite without nondeterminism', async () => {
-  const { replayed, errors } = await replayAll(client, started);
-  expect(errors).toEqual([]);
-  expect(replayed).toBe(started.length);
-});
+itReplaysItsHistories(suite);

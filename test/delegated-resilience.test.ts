@@ -1,38 +1,22 @@
 // Crashes, dropped streams, ambiguous sends and agents that cannot stream.
-import type { Client } from '@temporalio/client';
 import { answerTask } from '../client/delegated-task';
 import { startCodeReviewer, startDeployer, type AgentHandle } from './agents';
-import { connectClient, startChildWorker, startWorkers, uniqueQueue, type RunningWorkers } from './harness/planner';
+import { startChildWorker, uniqueQueue } from './harness/planner';
+import { itReplaysItsHistories, plannerSuite } from './support/suite';
 import { startCuttingProxy } from './support/cutting-proxy';
-import { DEPLOY, DIFF, replayAll, start, waitForStatus } from './support/delegated';
+import { DEPLOY, DIFF, start, waitForStatus } from './support/delegated';
 import { eventually } from './support/wait';
 
-let client: Client;
-const started: string[] = [];
+const suite = plannerSuite('resilience');
 const fastWatch = { heartbeatTimeout: '3s', pollInitial: '200ms', pollMax: '1s' } as const;
-
-beforeAll(async () => {
-  client = await connectClient();
-});
-afterAll(async () => {
-  await client?.connection.close();
-});
 
 const sent = (agent: AgentHandle, workflowId: string) => agent.log.userMessages.filter((m) => m.messageId.startsWith(`${workflowId}/`));
 
 describe('with in-process workers', () => {
-  let workers: RunningWorkers;
-  const queue = uniqueQueue('resilience');
-  beforeAll(async () => {
-    workers = await startWorkers(queue);
-  });
-  afterAll(() => workers.stop());
-
   it('survives a stream dropped while the task is not terminal: GetTask, resubscribe, complete', async () => {
     const deployer = await startDeployer({ dropStreams: 2 });
     try {
-      const handle = await start(client, queue, { agent: { name: 'deployer', url: deployer.baseUrl }, message: { text: DEPLOY }, policies: { watch: fastWatch } });
-      started.push(handle.workflowId);
+      const handle = await suite.start({ agent: { name: 'deployer', url: deployer.baseUrl }, message: { text: DEPLOY }, policies: { watch: fastWatch } });
       const s = await waitForStatus(handle, (x) => x.waitingOn === 'operator', 'AUTH_REQUIRED');
       await eventually(() => deployer.log.subscriptions.length >= 3, 'resubscriptions after the cuts');
       expect(deployer.log.requests.filter((r) => r.method === 'GetTask').length).toBeGreaterThanOrEqual(2);
@@ -48,8 +32,7 @@ describe('with in-process workers', () => {
   it('completes an agent without streaming through polling', async () => {
     const deployer = await startDeployer({ streaming: false });
     try {
-      const handle = await start(client, queue, { agent: { name: 'deployer', url: deployer.baseUrl }, message: { text: DEPLOY }, policies: { watch: fastWatch } });
-      started.push(handle.workflowId);
+      const handle = await suite.start({ agent: { name: 'deployer', url: deployer.baseUrl }, message: { text: DEPLOY }, policies: { watch: fastWatch } });
       const s = await waitForStatus(handle, (x) => x.waitingOn === 'operator', 'AUTH_REQUIRED');
       await deployer.approve(s.taskId!);
       const result = await handle.result();
@@ -65,11 +48,10 @@ describe('with in-process workers', () => {
     const reviewer = await startCodeReviewer();
     const proxy = await startCuttingProxy(reviewer.baseUrl);
     try {
-      const handle = await start(client, queue, { agent: { name: 'code-reviewer', url: proxy.baseUrl }, message: { text: DIFF } });
-      started.push(handle.workflowId);
+      const handle = await suite.start({ agent: { name: 'code-reviewer', url: proxy.baseUrl }, message: { text: DIFF } });
       const q = await waitForStatus(handle, (x) => x.waitingOn === 'human', 'the question');
       proxy.cutNext((body) => body.includes(`${handle.workflowId}/1`));
-      const reply = await answerTask(client, handle.workflowId, { text: 'main' });
+      const reply = await answerTask(suite.client, handle.workflowId, { text: 'main' });
       expect(proxy.cut).toHaveLength(1);
       expect(reply.state).toBe('TASK_STATE_COMPLETED');
       const result = await handle.result();
@@ -92,9 +74,9 @@ describe('a worker killed while waiting', () => {
     const deployer = await startDeployer();
     let worker = await startChildWorker(queue);
     try {
-      const review = await start(client, queue, { agent: { name: 'code-reviewer', url: reviewer.baseUrl }, message: { text: DIFF }, policies: { watch: fastWatch } });
-      const deploy = await start(client, queue, { agent: { name: 'deployer', url: deployer.baseUrl }, message: { text: DEPLOY }, policies: { watch: fastWatch } });
-      started.push(review.workflowId, deploy.workflowId);
+      const review = await start(suite.client, queue, { agent: { name: 'code-reviewer', url: reviewer.baseUrl }, message: { text: DIFF }, policies: { watch: fastWatch } });
+      const deploy = await start(suite.client, queue, { agent: { name: 'deployer', url: deployer.baseUrl }, message: { text: DEPLOY }, policies: { watch: fastWatch } });
+      suite.track(review.workflowId, deploy.workflowId);
       const q = await waitForStatus(review, (x) => x.waitingOn === 'human', 'the question');
       const a = await waitForStatus(deploy, (x) => x.waitingOn === 'operator', 'AUTH_REQUIRED');
       await eventually(() => deployer.log.subscriptions.find((s) => s.firstFrameAt), 'the first subscription');
@@ -105,7 +87,7 @@ describe('a worker killed while waiting', () => {
       // The deploy's watch died with the worker: the new one must resubscribe (heartbeat timeout, retry).
       await eventually(() => deployer.log.subscriptions.length >= 2 && deployer.log.subscriptions[1]?.firstFrameAt, 'a new subscription', 30_000);
       await deployer.approve(a.taskId!);
-      const reply = await answerTask(client, review.workflowId, { text: 'main' });
+      const reply = await answerTask(suite.client, review.workflowId, { text: 'main' });
       expect(reply.state).toBe('TASK_STATE_COMPLETED');
       expect((await review.result()).state).toBe('TASK_STATE_COMPLETED');
       expect((await deploy.result()).state).toBe('TASK_STATE_COMPLETED');
@@ -120,10 +102,4 @@ describe('a worker killed while waiting', () => {
   }, 120_000);
 });
 
-describe('replay', () => {
-  it('replays every history of this suite without nondeterminism', async () => {
-    const { replayed, errors } = await replayAll(client, started);
-    expect(errors).toEqual([]);
-    expect(replayed).toBe(started.length);
-  });
-});
+itReplaysItsHistories(suite);
