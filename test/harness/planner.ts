@@ -74,7 +74,10 @@ export async function startChildWorker(taskQueue: string, extra: Record<string, 
   let out = '';
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`child worker did not start in 60 s:\n${out}`)), 60_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL'); // never leave a half-started worker behind
+      reject(new Error(`child worker did not start in 60 s:\n${out}`));
+    }, 60_000);
     const onData = (b: Buffer): void => {
       out = (out + b.toString()).slice(-65_536);
       if (out.includes('worker running')) {
