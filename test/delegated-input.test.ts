@@ -87,6 +87,9 @@ describe('an agent that asks twice', () => {
     expect(r1).toMatchObject({ turn: 1, state: 'TASK_STATE_INPUT_REQUIRED', text: MIGRATIONS_QUESTION });
     const q2 = await waitForStatus(handle, (s) => s.turn === 2, 'question 2');
     expect(q2.text).toBe(MIGRATIONS_QUESTION);
+    const meta = await handle.query<{ currentDetails: string }>('__temporal_workflow_metadata');
+    expect(meta.currentDetails).toContain(MIGRATIONS_QUESTION);
+    expect(meta.currentDetails).toContain('question turn 2');
 
     const stale = answerTask(suite.client, handle.workflowId, { text: 'main again', turn: 1 });
     await expect(stale).rejects.toThrow(WorkflowUpdateFailedError);

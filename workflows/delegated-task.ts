@@ -119,9 +119,9 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput): Promise<De
   let published = '';
   const publish = (): void => {
     const waitingOn = task.waitingOn();
-    const key = `${task.taskId}|${task.state}|${waitingOn}`;
-    if (key === published) return;
-    published = key;
+    const details = describeWait(agent.name, task, waitingOn, turn);
+    if (details === published) return; // nothing new: no commands, no history events
+    published = details;
     upsertSearchAttributes([
       { key: A2aAgent, value: agent.name },
       ...(input.planId ? [{ key: PlanId, value: input.planId }] : []),
@@ -129,7 +129,7 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput): Promise<De
       ...(task.state ? [{ key: A2aTaskState, value: task.state }] : []),
       { key: PlannerWaitingOn, value: waitingOn },
     ]);
-    setCurrentDetails(details(agent.name, task, waitingOn, turn));
+    setCurrentDetails(details);
   };
 
   const alert = (kind: 'input' | 'auth', round: number, nth: number): Promise<void> =>
@@ -361,7 +361,7 @@ function parseInput(raw: DelegatedTaskInput): DelegatedTask {
   return parsed.data;
 }
 
-function details(agent: string, task: RemoteTask, waitingOn: string, turn: number): string {
+function describeWait(agent: string, task: RemoteTask, waitingOn: string, turn: number): string {
   const head = `**${agent}** task \`${task.taskId ?? '(not created yet)'}\`: ${task.state ?? 'sending'}`;
   if (waitingOn === 'human') return `${head}\n\nWaiting on a human (question turn ${turn}):\n\n> ${task.text ?? ''}\n\nAnswer with the \`answer\` update or signal.`;
   if (waitingOn === 'operator') return `${head}\n\nWaiting on an operator:\n\n> ${task.text ?? ''}`;
