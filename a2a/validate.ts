@@ -99,3 +99,13 @@ export function parseWith<S extends z.ZodType>(schema: S, data: unknown): ParseR
 export function describeProblem(p: SchemaProblem, what: string): string {
   return p.path === '' ? `${what}: ${p.detail}` : `${what} field ${p.path}: ${p.detail}`;
 }
+
+/** Every problem as "path: detail; ...", for input where the caller wants them all at once. */
+export function describeIssues(error: z.ZodError, data: unknown): string {
+  return error.issues
+    .map((issue) => {
+      const p = explainIssues([issue], data);
+      return `${p.path || '(root)'}: ${p.detail}`;
+    })
+    .join('; ');
+}

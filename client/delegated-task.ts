@@ -3,7 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { DelegatedTaskWorkflow } from '../workflows/delegated-task';
-import { DelegatedTaskInputSchema, describeIssues, type DelegatedTaskInput } from '../workflows/delegated-task-input';
+import { describeIssues } from '../a2a/validate';
+import { DelegatedTaskInputSchema, type DelegatedTaskInput } from '../workflows/delegated-task-input';
 import { answerUpdate, type Answer, type AnswerResult } from '../workflows/delegated-task-messages';
 import { A2aAgent, PlanId, PlannerWaitingOn } from '../workflows/search-attributes';
 
@@ -29,7 +30,7 @@ export async function startDelegatedTask(
   opts: StartOptions,
 ): Promise<WorkflowHandle<typeof DelegatedTaskWorkflow>> {
   const parsed = DelegatedTaskInputSchema.safeParse(raw);
-  if (!parsed.success) throw new InvalidInputError(`invalid delegated task: ${describeIssues(parsed.error)}`);
+  if (!parsed.success) throw new InvalidInputError(`invalid delegated task: ${describeIssues(parsed.error, raw)}`);
   const input = raw as DelegatedTaskInput;
   return client.workflow.start(DelegatedTaskWorkflow, {
     taskQueue: opts.taskQueue,

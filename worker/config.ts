@@ -1,6 +1,7 @@
 // The planner's configuration, read once from the environment and parsed with zod so that a bad
 // value stops start-up with a message naming the variable.
 import { z } from 'zod';
+import { describeIssues } from '../a2a/validate';
 
 const csv = <T extends string>(values: readonly [T, ...T[]]) =>
   z
@@ -35,8 +36,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlannerConfig 
   const known = Object.fromEntries(Object.keys(ConfigSchema.shape).map((k) => [k, env[k] === '' ? undefined : env[k]]));
   const parsed = ConfigSchema.safeParse(known);
   if (!parsed.success) {
-    const why = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new Error(`invalid planner configuration: ${why}`);
+    throw new Error(`invalid planner configuration: ${describeIssues(parsed.error, known)}`);
   }
   if (parsed.data.PLANNER_ALERT_SINKS.includes('webhook') && !parsed.data.PLANNER_ALERT_WEBHOOK_URL) {
     throw new Error('invalid planner configuration: PLANNER_ALERT_SINKS includes webhook but PLANNER_ALERT_WEBHOOK_URL is not set');

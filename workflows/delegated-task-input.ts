@@ -91,8 +91,3 @@ export interface DelegatedTaskResult {
   text?: string;
   message?: Message;
 }
-
-/** Formats zod issues as "path: problem; ..." so errors name the offending field. */
-export function describeIssues(error: z.ZodError): string {
-  return error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`).join('; ');
-}

@@ -21,8 +21,8 @@ import {
   type DeadlinePolicy,
   type DelegatedTaskResult,
   DelegatedTaskInputSchema,
-  describeIssues,
 } from './delegated-task-input';
+import { describeIssues } from '../a2a/validate';
 import {
   type Answer,
   type AnswerResult,
@@ -355,7 +355,7 @@ function parseInput(raw: DelegatedTaskInput): DelegatedTask {
     throw ApplicationFailure.create({
       type: 'InvalidInput',
       nonRetryable: true,
-      message: `invalid DelegatedTaskWorkflow input: ${describeIssues(parsed.error)}`,
+      message: `invalid DelegatedTaskWorkflow input: ${describeIssues(parsed.error, raw)}`,
     });
   }
   return parsed.data;
