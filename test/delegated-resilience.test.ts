@@ -4,6 +4,8 @@ import { startCodeReviewer, startDeployer, type AgentHandle } from './agents';
 import { startChildWorker, uniqueQueue } from './harness/planner';
 import { itReplaysItsHistories, plannerSuite } from './support/suite';
 import { startCuttingProxy } from './support/cutting-proxy';
+import { startAlertSink } from './support/alert-sink';
+import { statusQuery } from '../workflows/delegated-task-messages';
 import { DEPLOY, DIFF, start, waitForStatus } from './support/delegated';
 import { eventually } from './support/wait';
 
@@ -69,10 +71,12 @@ describe('with in-process workers', () => {
 describe('a worker killed while waiting', () => {
   const queue = uniqueQueue('killed');
 
-  it('resumes an INPUT_REQUIRED wait and an AUTH_REQUIRED wait on a new worker without duplicate messages', async () => {
+  it('resumes after a SIGKILL in INPUT_REQUIRED, and again after one in AUTH_REQUIRED, without duplicate messages or alerts', async () => {
     const reviewer = await startCodeReviewer();
     const deployer = await startDeployer();
-    let worker = await startChildWorker(queue);
+    const sink = await startAlertSink();
+    const env = { PLANNER_ALERT_SINKS: 'webhook', PLANNER_ALERT_WEBHOOK_URL: sink.url };
+    let worker = await startChildWorker(queue, env);
     try {
       const review = await start(suite.client, queue, { agent: { name: 'code-reviewer', url: reviewer.baseUrl }, message: { text: DIFF }, policies: { watch: fastWatch } });
       const deploy = await start(suite.client, queue, { agent: { name: 'deployer', url: deployer.baseUrl }, message: { text: DEPLOY }, policies: { watch: fastWatch } });
@@ -81,21 +85,32 @@ describe('a worker killed while waiting', () => {
       const a = await waitForStatus(deploy, (x) => x.waitingOn === 'operator', 'AUTH_REQUIRED');
       await eventually(() => deployer.log.subscriptions.find((s) => s.firstFrameAt), 'the first subscription');
 
+      // Kill 1, while a human is asked: the answer goes to the next worker.
       await worker.kill('SIGKILL');
-      worker = await startChildWorker(queue);
-
-      // The deploy's watch died with the worker: the new one must resubscribe (heartbeat timeout, retry).
-      await eventually(() => deployer.log.subscriptions.length >= 2 && deployer.log.subscriptions[1]?.firstFrameAt, 'a new subscription', 30_000);
-      await deployer.approve(a.taskId!);
+      worker = await startChildWorker(queue, env);
       const reply = await answerTask(suite.client, review.workflowId, { text: 'main' });
       expect(reply.state).toBe('TASK_STATE_COMPLETED');
       expect((await review.result()).state).toBe('TASK_STATE_COMPLETED');
+      // The deploy's watch died with it: the new worker subscribes again (heartbeat timeout, retry).
+      await eventually(() => deployer.log.subscriptions.filter((s) => s.firstFrameAt).length >= 2, 'a second subscription', 30_000);
+
+      // Kill 2, while the operator is asked: the watch moves once more, and the approval is still seen.
+      await worker.kill('SIGKILL');
+      worker = await startChildWorker(queue, env);
+      await eventually(() => deployer.log.subscriptions.filter((s) => s.firstFrameAt).length >= 3, 'a third subscription', 30_000);
+      expect((await deploy.query(statusQuery)).state).toBe('TASK_STATE_AUTH_REQUIRED');
+      await deployer.approve(a.taskId!);
       expect((await deploy.result()).state).toBe('TASK_STATE_COMPLETED');
+
       expect(sent(reviewer, review.workflowId)).toHaveLength(2);
+      expect(sent(reviewer, review.workflowId)[1]?.taskId).toBe(q.taskId);
       expect(sent(deployer, deploy.workflowId)).toHaveLength(1);
-      expect(q.taskId).toBeDefined();
+      // One alert per wait: a watch that moves to another worker does not page the operator again.
+      expect(sink.forWorkflow(review.workflowId)).toHaveLength(1);
+      expect(sink.forWorkflow(deploy.workflowId)).toHaveLength(1);
     } finally {
       await worker.kill('SIGTERM');
+      await sink.close();
       await reviewer.close();
       await deployer.close();
     }
