@@ -26,29 +26,33 @@ export async function startPlanner(): Promise<void> {
     });
     logger.info({ address: server.address, ui: server.uiUrl }, 'Temporal dev server running (Temporal UI at the ui address)');
   }
-  installRuntime(logger);
-  const planner = await createPlannerWorkers(config, logger);
+  // Whatever fails from here on, stop what was started (a dev server must not outlive us).
   let receiver: PushReceiver | undefined;
-  if (config.PLANNER_WEBHOOK_SECRET && config.PLANNER_WEBHOOK_BASE_URL) {
-    const [host, port] = config.PLANNER_WEBHOOK_LISTEN.split(':');
-    const temporal = new Client({ connection: await Connection.connect({ address: config.TEMPORAL_ADDRESS }), namespace: config.TEMPORAL_NAMESPACE });
-    receiver = await startPushReceiver({ temporal, secret: config.PLANNER_WEBHOOK_SECRET, host, port: Number(port), logger });
-    logger.info({ listen: receiver.url, publicUrl: config.PLANNER_WEBHOOK_BASE_URL }, 'push receiver running');
-  }
-  let stopping = false;
-  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(sig, () => {
-      if (stopping) return;
-      stopping = true;
-      logger.info({ signal: sig }, 'stopping the planner');
-      planner.shutdown();
-    });
-  }
-  logger.info({ taskQueue: config.PLANNER_TASK_QUEUE }, 'planner running; Ctrl-C stops it');
+  let receiverConnection: Connection | undefined;
   try {
+    installRuntime(logger);
+    const planner = await createPlannerWorkers(config, logger);
+    if (config.PLANNER_WEBHOOK_SECRET && config.PLANNER_WEBHOOK_BASE_URL) {
+      const [host, port] = config.PLANNER_WEBHOOK_LISTEN.split(':');
+      receiverConnection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
+      const temporal = new Client({ connection: receiverConnection, namespace: config.TEMPORAL_NAMESPACE });
+      receiver = await startPushReceiver({ temporal, secret: config.PLANNER_WEBHOOK_SECRET, host, port: Number(port), logger });
+      logger.info({ listen: receiver.url, publicUrl: config.PLANNER_WEBHOOK_BASE_URL }, 'push receiver running');
+    }
+    let stopping = false;
+    for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+      process.on(sig, () => {
+        if (stopping) return;
+        stopping = true;
+        logger.info({ signal: sig }, 'stopping the planner');
+        planner.shutdown();
+      });
+    }
+    logger.info({ taskQueue: config.PLANNER_TASK_QUEUE }, 'planner running; Ctrl-C stops it');
     await planner.run();
   } finally {
     await receiver?.close();
+    await receiverConnection?.close();
     await server?.stop();
     logger.info('stopped');
   }

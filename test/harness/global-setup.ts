@@ -23,10 +23,17 @@ export default async function globalSetup(): Promise<void> {
   process.env.TEMPORAL_NAMESPACE = server.namespace;
   process.env.PLANNER_TEST_DIR = dir;
 
-  const { code } = await bundleWorkflowCode({
-    workflowsPath: require.resolve('../../workflows'),
-    logger: { trace() {}, debug() {}, info() {}, warn() {}, error: (m) => process.stderr.write(`${m}\n`), log() {} },
-  });
+  let code: string;
+  try {
+    ({ code } = await bundleWorkflowCode({
+      workflowsPath: require.resolve('../../workflows'),
+      logger: { trace() {}, debug() {}, info() {}, warn() {}, error: (m) => process.stderr.write(`${m}\n`), log() {} },
+    }));
+  } catch (err) {
+    // jest runs no teardown when its setup fails: stop the server here.
+    await server.stop();
+    throw err;
+  }
   const bundlePath = join(dir, 'workflow-bundle.js');
   writeFileSync(bundlePath, code);
   process.env.PLANNER_WORKFLOW_BUNDLE = bundlePath;
