@@ -240,9 +240,14 @@ class Client implements A2AClient {
   }
 }
 
+/** A transport for a client that was given none (and so closes it itself). */
+function ownTransport(o: A2AClientOptions): HttpTransport {
+  return new HttpTransport(o.timeouts ? { timeouts: o.timeouts } : {});
+}
+
 /** Fetches and validates `baseUrl`'s agent card. */
 export async function resolveAgentCard(baseUrl: string, o: A2AClientOptions & CallOptions = {}): Promise<AgentCard> {
-  const transport = o.transport ?? new HttpTransport(o.timeouts ? { timeouts: o.timeouts } : {});
+  const transport = o.transport ?? ownTransport(o);
   try {
     const creds = resolveCredentials(o);
     return await fetchAgentCard(
@@ -267,7 +272,7 @@ function hostOf(u: string): string {
 
 /** A client for an already resolved card. */
 export function createA2AClient(card: AgentCard, o: A2AClientOptions = {}): A2AClient {
-  const transport = o.transport ?? new HttpTransport(o.timeouts ? { timeouts: o.timeouts } : {});
+  const transport = o.transport ?? ownTransport(o);
   try {
     return new Client(card, o, transport, !o.transport);
   } catch (e) {
@@ -278,7 +283,7 @@ export function createA2AClient(card: AgentCard, o: A2AClientOptions = {}): A2AC
 
 /** resolveAgentCard + createA2AClient, sharing one connection pool. */
 export async function connectA2A(baseUrl: string, o: A2AClientOptions & CallOptions = {}): Promise<A2AClient> {
-  const transport = o.transport ?? new HttpTransport(o.timeouts ? { timeouts: o.timeouts } : {});
+  const transport = o.transport ?? ownTransport(o);
   try {
     const card = await resolveAgentCard(baseUrl, { ...o, transport });
     return new Client(card, o, transport, !o.transport);

@@ -1,11 +1,10 @@
 // One A2A client per agent, built from its card (fetched once and kept for a while) and its
-// credentials, which come from configuration by agent name and never from workflow history.
+// credentials, which the client reads from configuration by agent name, never from workflow history.
 // All clients share one keep-alive transport, so refreshing a card never strands a pool.
 import {
   HttpTransport,
   connectA2A,
   createA2AClient,
-  credentialsFor,
   type A2AClient,
   type A2AClientOptions,
 } from '../a2a';
@@ -25,12 +24,8 @@ export class AgentDirectory {
     const key = `${agent.name}|${agent.url ?? JSON.stringify(agent.card)}`;
     const hit = this.clients.get(key);
     if (hit && Date.now() - hit.at < CARD_TTL_MS) return hit.client;
-    const opts: A2AClientOptions = {
-      ...this.options,
-      agentName: agent.name,
-      credentials: credentialsFor(agent.name),
-      transport: this.transport,
-    };
+    // The client reads the agent's credentials from configuration by this name.
+    const opts: A2AClientOptions = { ...this.options, agentName: agent.name, transport: this.transport };
     const client = agent.card
       ? Promise.resolve().then(() => createA2AClient(agent.card!, opts))
       : connectA2A(agent.url!, opts);

@@ -1,6 +1,6 @@
 // Turns what an agent says (Task snapshots, stream frames) into the workflow's small Observation:
 // no history, only status, text and artifacts, so that payloads stay small.
-import type { Message, StreamResponse, Task } from '../a2a';
+import type { Message, StreamResponse, Task, TaskStatus } from '../a2a';
 import type { Observation } from '../workflows/delegated-task-messages';
 
 export function messageText(message: Message | undefined): string | undefined {
@@ -9,14 +9,10 @@ export function messageText(message: Message | undefined): string | undefined {
   return texts.length ? texts.join('\n') : undefined;
 }
 
+const statusOf = (s: TaskStatus): Observation['status'] => ({ state: s.state, timestamp: s.timestamp, text: messageText(s.message) });
+
 export function observeTask(task: Task, source: Observation['source']): Observation {
-  return {
-    source,
-    taskId: task.id,
-    contextId: task.contextId,
-    status: { state: task.status.state, timestamp: task.status.timestamp, text: messageText(task.status.message) },
-    artifacts: task.artifacts ?? [],
-  };
+  return { source, taskId: task.id, contextId: task.contextId, status: statusOf(task.status), artifacts: task.artifacts ?? [] };
 }
 
 /** Returns undefined for frames that say nothing about the task (a bare message). */
@@ -24,12 +20,7 @@ export function observeFrame(frame: StreamResponse, source: Observation['source'
   if ('task' in frame && frame.task) return observeTask(frame.task, source);
   if ('statusUpdate' in frame && frame.statusUpdate) {
     const u = frame.statusUpdate;
-    return {
-      source,
-      taskId: u.taskId,
-      contextId: u.contextId,
-      status: { state: u.status.state, timestamp: u.status.timestamp, text: messageText(u.status.message) },
-    };
+    return { source, taskId: u.taskId, contextId: u.contextId, status: statusOf(u.status) };
   }
   if ('artifactUpdate' in frame && frame.artifactUpdate) {
     const u = frame.artifactUpdate;

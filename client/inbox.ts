@@ -7,11 +7,12 @@ import {
   type WorkflowExecutionDescription,
   type WorkflowExecutionInfo,
 } from '@temporalio/client';
+import { DelegatedTaskWorkflow } from '../workflows/delegated-task';
 import { statusQuery, type DelegatedTaskStatus } from '../workflows/delegated-task-messages';
 import { A2aAgent, PlanId, PlannerWaitingOn } from '../workflows/search-attributes';
 import { InvalidInputError } from './delegated-task';
 
-const WORKFLOW_TYPE = 'DelegatedTaskWorkflow';
+const WORKFLOW_TYPE = DelegatedTaskWorkflow.name;
 /** How long a `status` query may take before the worker is presumed absent. */
 const QUERY_TIMEOUT_MS = 10_000;
 

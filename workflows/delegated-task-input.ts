@@ -8,7 +8,10 @@ const DURATION = /^\d+(\.\d+)?\s*(ms|s|m|h|d)$/;
 export const DurationSchema = z
   .union([
     z.number().int().positive(),
-    z.string().regex(DURATION, 'a duration such as "30s", "15m", "72h" or a number of milliseconds'),
+    z
+      .string()
+      .regex(DURATION, 'a duration such as "30s", "15m", "72h" or a number of milliseconds')
+      .refine((d) => Number.parseFloat(d) > 0, 'a duration longer than zero'),
   ])
   // The regex admits only what Temporal's duration parser reads.
   .transform((d) => d as TemporalDuration);

@@ -99,12 +99,14 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput): Promise<De
     { description: 'Answer the current question (fire-and-forget; for the Temporal UI). Prefer the update.' },
   );
 
-  const acts = proxyActivities<Acts>({
+  // A blocking SendMessage may take as long as the agent needs to reach an interrupted state.
+  const sender = proxyActivities<Acts>({
     startToCloseTimeout: addMs(policies.sendTimeout, 30_000),
     heartbeatTimeout: '30s',
     retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 10 },
   });
-  const alerts = proxyActivities<Acts>({
+  // Short calls: alerts, CancelTask, push configs, the run's own cancellation.
+  const calls = proxyActivities<Acts>({
     startToCloseTimeout: '30s',
     retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 20 },
   });
@@ -133,7 +135,7 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput): Promise<De
   };
 
   const alert = (kind: 'input' | 'auth', round: number, nth: number): Promise<void> =>
-    alerts.alertOperator({
+    calls.alertOperator({
       kind,
       workflowId: wf.workflowId,
       planId: input.planId,
@@ -148,7 +150,7 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput): Promise<De
     if (watch && !watch.done) return watch;
     if (policies.watch.push && !pushAsked) {
       pushAsked = true;
-      pushConfigId = await acts.registerPush({ agent, taskId: task.taskId! });
+      pushConfigId = await calls.registerPush({ agent, taskId: task.taskId! });
     }
     const scope = new CancellationScope();
     const w: Watch = { id: `watch-${++watchSeq}`, established: false, done: false, scope };
@@ -205,7 +207,7 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput): Promise<De
 
   const cancelRemote = async (): Promise<void> => {
     if (!task.taskId || task.terminal) return;
-    const reply = await CancellationScope.nonCancellable(() => acts.cancelRemoteTask({ agent, taskId: task.taskId! }));
+    const reply = await CancellationScope.nonCancellable(() => calls.cancelRemoteTask({ agent, taskId: task.taskId! }));
     if (reply) task.apply(reply);
     publish();
   };
@@ -219,7 +221,7 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput): Promise<De
     await waitWithDeadline(() => pendingAnswer !== undefined || task.state !== 'TASK_STATE_INPUT_REQUIRED', policies.input, 'input', myTurn);
     const answer = pendingAnswer;
     if (!answer) return; // the task moved on by itself (e.g. cancelled remotely)
-    const sent = await acts.sendMessage({
+    const sent = await sender.sendMessage({
       agent,
       messageId: `${wf.workflowId}/${myTurn}`,
       message: { text: answer.text, data: answer.data },
@@ -262,7 +264,7 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput): Promise<De
       const configId = pushConfigId;
       pushConfigId = undefined;
       try {
-        await CancellationScope.nonCancellable(() => acts.deletePush({ agent, taskId: task.taskId!, configId }));
+        await CancellationScope.nonCancellable(() => calls.deletePush({ agent, taskId: task.taskId!, configId }));
       } catch (err) {
         log.warn('push config left at the agent', { configId, error: String(err) });
       }
@@ -270,7 +272,7 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput): Promise<De
   };
 
   try {
-    const first = await acts.sendMessage({
+    const first = await sender.sendMessage({
       agent,
       messageId: `${wf.workflowId}/0`,
       message: input.message,
@@ -300,7 +302,7 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput): Promise<De
       // Cancelled at the agent by someone else: record this run as cancelled too. A workflow may
       // not cancel itself, so an activity asks the server; the request comes back as this run's
       // own cancellation, which the catch below completes.
-      await alerts.cancelWorkflowRun({ workflowId: wf.workflowId, runId: wf.runId, reason: `${agent.name} cancelled task ${task.taskId}` });
+      await calls.cancelWorkflowRun({ workflowId: wf.workflowId, runId: wf.runId, reason: `${agent.name} cancelled task ${task.taskId}` });
       await condition(() => false);
     }
     return finish(agent.name, task);
