@@ -5,7 +5,6 @@ import { startChildWorker, uniqueQueue } from './harness/planner';
 import { itReplaysItsHistories, plannerSuite } from './support/suite';
 import { startCuttingProxy } from './support/cutting-proxy';
 import { startAlertSink } from './support/alert-sink';
-import { statusQuery } from '../workflows/delegated-task-messages';
 import { DEPLOY, DIFF, start, waitForStatus } from './support/delegated';
 import { eventually } from './support/wait';
 
@@ -98,7 +97,9 @@ describe('a worker killed while waiting', () => {
       await worker.kill('SIGKILL');
       worker = await startChildWorker(queue, env);
       await eventually(() => deployer.log.subscriptions.filter((s) => s.firstFrameAt).length >= 3, 'a third subscription', 30_000);
-      expect((await deploy.query(statusQuery)).state).toBe('TASK_STATE_AUTH_REQUIRED');
+      // A query right after a kill may first go to the dead worker's sticky queue: ask until answered.
+      const still = await waitForStatus(deploy, () => true, 'a status answer from the new worker', 30_000);
+      expect(still.state).toBe('TASK_STATE_AUTH_REQUIRED');
       await deployer.approve(a.taskId!);
       expect((await deploy.result()).state).toBe('TASK_STATE_COMPLETED');
 
