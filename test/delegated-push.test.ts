@@ -32,6 +32,9 @@ it('learns of the approval through push, with only a slow backstop poll running,
     policies: { watch: { pushBackstop: '60s' } },
   });
   const s = await waitForStatus(handle, (x) => x.waitingOn === 'operator', 'AUTH_REQUIRED');
+  // The status says AUTH_REQUIRED as soon as the send returns; the alert comes once the watch
+  // (here: push registration plus the backstop poll) is in place.
+  await eventually(() => suite.sink.forWorkflow(handle.workflowId)[0], 'the auth alert');
   expect(deployer.log.requests.filter((r) => r.method === 'CreateTaskPushNotificationConfig')).toHaveLength(1);
   expect(deployer.log.subscriptions).toHaveLength(0);
 
