@@ -31,7 +31,9 @@ export async function startDelegatedTask(
 ): Promise<WorkflowHandle<typeof DelegatedTaskWorkflow>> {
   const parsed = DelegatedTaskInputSchema.safeParse(raw);
   if (!parsed.success) throw new InvalidInputError(`invalid delegated task: ${describeIssues(parsed.error, raw)}`);
-  const input = raw as DelegatedTaskInput;
+  // The parsed input, defaults filled in, is what the history records: the workflow never
+  // re-applies a default on replay, so changing a default cannot break a running workflow.
+  const input: DelegatedTaskInput = parsed.data;
   return client.workflow.start(DelegatedTaskWorkflow, {
     taskQueue: opts.taskQueue,
     workflowId: opts.workflowId ?? `task-${parsed.data.agent.name}-${randomUUID()}`,
