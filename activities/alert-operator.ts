@@ -5,7 +5,8 @@ import type { Logger } from 'pino';
 import { request } from 'undici';
 
 export interface Alert {
-  kind: 'input' | 'auth';
+  /** input: a question; auth: an approval; unreachable: a wait nobody can watch; unresolved: a send whose fate is unknown. */
+  kind: 'input' | 'auth' | 'unreachable' | 'unresolved';
   workflowId: string;
   planId?: string;
   agent: string;

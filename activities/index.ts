@@ -7,7 +7,9 @@ import { createCancelRemoteTask } from './cancel-task';
 import { createPushConfigActivities } from './push-config';
 import type { PushSettings } from './push-token';
 import { createSendMessage } from './send-message';
-import { createWatchTask } from './watch-task';
+import { createWatchTask } from './v1/watch-task';
+import { createWatchRemoteTask } from './watch-task';
+import { createGetRemoteTask } from './get-task';
 
 export interface ActivityDeps {
   temporal: Client;
@@ -19,12 +21,16 @@ export interface ActivityDeps {
 }
 
 export function createActivities(deps: ActivityDeps) {
+  const alertOperator = createAlertOperator(deps.alerts, deps.logger);
   return {
     sendMessage: createSendMessage(deps.agents),
+    /** v1 workflows' watch, kept while any of them is open (activities/v1/watch-task.ts). */
     watchTask: createWatchTask(deps.agents, deps.temporal),
+    watchRemoteTask: createWatchRemoteTask(deps.agents, deps.temporal, alertOperator, deps.push),
+    getRemoteTask: createGetRemoteTask(deps.agents),
     cancelRemoteTask: createCancelRemoteTask(deps.agents),
     ...createPushConfigActivities(deps.agents, deps.push),
-    alertOperator: createAlertOperator(deps.alerts, deps.logger),
+    alertOperator,
     /** Lets a workflow end as cancelled when its remote task was cancelled by someone else. */
     async cancelWorkflowRun(run: { workflowId: string; runId: string; reason: string }): Promise<void> {
       deps.logger.info(run, 'remote task cancelled elsewhere; cancelling its workflow');
@@ -36,5 +42,5 @@ export function createActivities(deps: ActivityDeps) {
 export type PlannerActivities = ReturnType<typeof createActivities>;
 export type { Alert, AlertConfig } from './alert-operator';
 export type { SendInput, SendOutcome } from './send-message';
-export type { WatchInput } from './watch-task';
+export type { WatchInput, WatchResult } from './watch-task';
 export type { PushSettings } from './push-token';

@@ -1,11 +1,21 @@
 // Registers (and later deletes) a push-notification config for one remote task, when the agent
 // supports push and the planner has a public webhook URL.
 import { Context, log } from '@temporalio/activity';
-import { A2AError, TaskNotFoundError } from '../a2a';
+import { A2AError, TaskNotFoundError, type A2AClient } from '../a2a';
 import type { AgentRef } from '../workflows/delegated-task-input';
 import type { AgentDirectory } from './agents';
 import { withTypedFailures } from './failures';
 import { pushToken, pushUrl, type PushSettings } from './push-token';
+
+/** Registers the planner's webhook for one task, once: a retried registration finds the config it made. */
+export async function ensurePushConfig(client: A2AClient, push: PushSettings, workflowId: string, taskId: string): Promise<string | undefined> {
+  const url = pushUrl(push.baseUrl, workflowId, taskId);
+  const existing = await client.listTaskPushNotificationConfigs({ taskId });
+  const mine = existing.configs.find((c) => c.url === url);
+  if (mine?.id) return mine.id;
+  const created = await client.createTaskPushNotificationConfig({ taskId, url, token: pushToken(push.secret, workflowId, taskId) });
+  return created.id;
+}
 
 export function createPushConfigActivities(agents: AgentDirectory, push: PushSettings | undefined) {
   return {
@@ -17,17 +27,7 @@ export function createPushConfigActivities(agents: AgentDirectory, push: PushSet
         if (client.card.capabilities.pushNotifications !== true) return undefined;
         const workflowId = Context.current().info.workflowExecution?.workflowId;
         if (!workflowId) throw new Error('registerPush runs only as a workflow activity');
-        const url = pushUrl(push.baseUrl, workflowId, input.taskId);
-        // A retried registration must not leave a second config behind.
-        const existing = await client.listTaskPushNotificationConfigs({ taskId: input.taskId });
-        const mine = existing.configs.find((c) => c.url === url);
-        if (mine?.id) return mine.id;
-        const created = await client.createTaskPushNotificationConfig({
-          taskId: input.taskId,
-          url,
-          token: pushToken(push.secret, workflowId, input.taskId),
-        });
-        return created.id;
+        return ensurePushConfig(client, push, workflowId, input.taskId);
       });
     },
 

@@ -1,137 +1,392 @@
-// Watches a remote task and passes what it sees to the workflow as `observe` signals. It holds a
-// SubscribeToTask stream, or polls GetTask for agents that cannot stream. A closed stream never ends
-// the watch: GetTask, then subscribe again. It returns when the workflow must act: the task is
-// terminal or asks a new question (INPUT_REQUIRED holds no activity while a human thinks).
+// Watches a remote task for one lease and tells the workflow only what changed. It holds a
+// SubscribeToTask stream, or polls GetTask (agents that cannot stream, streams that keep breaking,
+// push backstops). A closed or refused stream never ends the watch: GetTask decides, then subscribe
+// again. It returns when the workflow must act (terminal, a new question, a new approval round) or
+// when the lease is over; changes that need no action (WORKING, artifacts) are signalled, coalesced.
+// On AUTH_REQUIRED it also posts the alert, after its first look at the task: subscribe first, alert
+// second, with no round trip through the workflow in between.
 import { Context, log } from '@temporalio/activity';
-import { CancelledFailure, type Duration } from '@temporalio/common';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { msToNumber } from '@temporalio/common/lib/time';
 import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { A2AError, UnsupportedOperationError, isTerminal, type A2AClient, type TaskState } from '../a2a';
+import { A2AError, TaskNotFoundError, type A2AClient, type TaskState } from '../a2a';
 import type { AgentRef, WatchPolicy } from '../workflows/delegated-task-input';
-import { observeSignal, type Observation } from '../workflows/delegated-task-messages';
+import { observeSignal, type Observation, type WatchProblem } from '../workflows/delegated-task-messages';
+import { RemoteTask, artifactKey } from '../workflows/remote-task';
 import type { AgentDirectory } from './agents';
+import type { Alert } from './alert-operator';
 import { withTypedFailures } from './failures';
 import { observeFrame, observeTask } from './observe';
+import { ensurePushConfig } from './push-config';
+import type { PushSettings } from './push-token';
 
 export interface WatchInput {
   agent: AgentRef;
   taskId: string;
+  /** Names this watch in its signals; the workflow ignores signals of any other (a zombie's). */
   watchId: string;
-  /** What the workflow knew when it started the watch; an INPUT_REQUIRED no newer than this is old news. */
-  baseline: { state?: TaskState; timestamp?: string };
+  /** What the workflow knows; the watch reports only what differs from it. */
+  known: { state?: TaskState; timestamp?: string; text?: string; artifacts: string };
   policy: WatchPolicy;
-  /** Push notifications are registered: poll slowly as a backstop instead of holding a stream. */
-  push?: boolean;
+  /** Return `lease` after this long with nothing to act on; the workflow renews the watch. */
+  leaseMs: number;
+  /** AUTH_REQUIRED: the alert to post once the watch has looked at the task and it still waits. */
+  alert?: Alert & { round: number };
+  /** Register (or find) the planner's push config when the agent supports push. */
+  push: boolean;
+  /** The push config the workflow already knows of. */
+  pushConfigId?: string;
 }
 
-export function createWatchTask(agents: AgentDirectory, temporal: Client) {
-  return async function watchTask(input: WatchInput): Promise<Observation | undefined> {
+export interface WatchResult {
+  reason: 'act' | 'lease';
+  /** What the watch saw last, when it differs from what the workflow already has. */
+  observation?: Observation;
+  /** The approval round whose alert was posted. */
+  alerted?: number;
+  pushConfigId?: string;
+}
+
+export type AlertFn = (alert: Alert) => Promise<void>;
+
+/** Coalesces reports: a burst of changes that need no action costs one signal. */
+class Reporter {
+  private timer?: NodeJS.Timeout;
+  private pending?: Observation;
+  private chain: Promise<void> = Promise.resolve();
+  private failure?: unknown;
+  constructor(
+    private readonly send: (o: Observation) => Promise<void>,
+    private readonly delayMs: number,
+  ) {}
+
+  later(o: Observation): void {
+    this.check();
+    this.pending = o;
+    this.timer ??= setTimeout(() => void this.flush(), this.delayMs);
+  }
+
+  async now(o: Observation): Promise<void> {
+    this.pending = o;
+    await this.flush();
+    this.check();
+  }
+
+  drop(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.pending = undefined;
+  }
+
+  async settle(): Promise<void> {
+    await this.chain;
+    this.check();
+  }
+
+  private flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const o = this.pending;
+    this.pending = undefined;
+    if (o) this.chain = this.chain.then(() => this.send(o)).catch((err: unknown) => void (this.failure ??= err));
+    return this.chain;
+  }
+
+  private check(): void {
+    if (this.failure) throw this.failure;
+  }
+}
+
+/** Thrown inside the loop when the lease is over or the workflow must act. */
+class Done {
+  constructor(readonly reason: 'act' | 'lease') {}
+}
+
+export function createWatchRemoteTask(agents: AgentDirectory, temporal: Client, alertOperator: AlertFn, push: PushSettings | undefined) {
+  return async function watchRemoteTask(input: WatchInput): Promise<WatchResult> {
     return withTypedFailures(async () => {
       const ctx = Context.current();
-      const client = await agents.client(input.agent);
       const workflowId = ctx.info.workflowExecution?.workflowId;
-      if (!workflowId) throw new Error('watchTask runs only as a workflow activity');
-      const workflow = temporal.workflow.getHandle(workflowId);
-      const heartbeatEvery = Math.max(1000, Math.floor((ctx.info.heartbeatTimeoutMs ?? 60_000) / 3));
+      if (!workflowId) throw new Error('watchRemoteTask runs only as a workflow activity');
+      const heartbeatEvery = Math.max(500, Math.floor((ctx.info.heartbeatTimeoutMs ?? 60_000) / 3));
       const ticker = setInterval(() => ctx.heartbeat(), heartbeatEvery);
-      let first = true;
-      let last: Observation | undefined;
-      const emit = async (o: Observation): Promise<void> => {
-        const o2: Observation = { ...o, watchId: input.watchId, first };
-        first = false;
-        last = o2;
-        try {
-          await workflow.signal(observeSignal, o2);
-        } catch (err) {
-          // The workflow has closed: nobody is left to watch for.
-          if (err instanceof WorkflowNotFoundError) throw new CancelledFailure('workflow closed');
-          throw err;
-        }
-      };
-      const mustAct = (o: Observation): boolean => {
-        const s = o.status;
-        if (!s) return false;
-        if (isTerminal(s.state)) return true;
-        if (s.state !== 'TASK_STATE_INPUT_REQUIRED') return false;
-        return input.baseline.state !== 'TASK_STATE_INPUT_REQUIRED' || s.timestamp !== input.baseline.timestamp;
-      };
+      const watch = new Watch(input, await agents.client(input.agent), temporal.workflow.getHandle(workflowId), alertOperator);
       try {
-        const streaming =
-          input.policy.mode === 'stream' || (input.policy.mode === 'auto' && !input.push && client.card.capabilities.streaming === true);
-        if (streaming) await watchStream(client, input, emit, mustAct);
-        else if (input.push) await watchPoll(client, input, emit, mustAct, input.policy.pushBackstop, input.policy.pushBackstop);
-        else await watchPoll(client, input, emit, mustAct, input.policy.pollInitial, input.policy.pollMax);
-        return last;
+        const pushConfigId = input.push && push && watch.client.card.capabilities.pushNotifications === true
+          ? await ensurePushConfig(watch.client, push, workflowId, input.taskId)
+          : undefined;
+        // The workflow must learn of a new config even if this watch is cancelled: it deletes it at the end.
+        if (pushConfigId && pushConfigId !== input.pushConfigId) await watch.tell({ pushConfigId });
+        const reason = await watch.run(pushConfigId !== undefined);
+        return { reason, observation: watch.result(), alerted: watch.alerted, pushConfigId };
       } catch (err) {
         if (ctx.cancellationSignal.aborted) throw new CancelledFailure('watch cancelled');
         throw err;
       } finally {
         clearInterval(ticker);
+        watch.stop();
       }
     });
   };
 }
 
-type Emit = (o: Observation) => Promise<void>;
-type MustAct = (o: Observation) => boolean;
+class Watch {
+  readonly view: RemoteTask;
+  alerted?: number;
+  private readonly reporter: Reporter;
+  private reportedKey: string;
+  private readonly deadline: number;
+  private failing?: { since: number; error: string; reported: boolean };
 
-async function watchStream(client: A2AClient, input: WatchInput, emit: Emit, mustAct: MustAct): Promise<void> {
-  const ctx = Context.current();
-  const idleTimeoutMs = msToNumber(input.policy.idleTimeout);
-  let backoffMs = 500;
-  for (;;) {
-    let sawFrame = false;
-    try {
-      for await (const frame of client.subscribeToTask({ id: input.taskId }, { signal: ctx.cancellationSignal, idleTimeoutMs })) {
-        const o = observeFrame(frame, 'stream');
-        if (!o) continue;
-        sawFrame = true;
-        await emit(o);
-        if (mustAct(o)) return; // an INPUT_REQUIRED subscription may never close by itself
+  constructor(
+    private readonly input: WatchInput,
+    readonly client: A2AClient,
+    workflow: { signal(def: typeof observeSignal, o: Observation): Promise<void> },
+    private readonly alertOperator: AlertFn,
+  ) {
+    const k = input.known;
+    this.view = RemoteTask.from({ taskId: input.taskId, state: k.state, timestamp: k.timestamp, text: k.text, version: 0, authEntries: 0, artifacts: [] });
+    this.reportedKey = this.keyOf(k.artifacts);
+    this.deadline = Date.now() + input.leaseMs;
+    this.reporter = new Reporter(async (o) => {
+      try {
+        await workflow.signal(observeSignal, o);
+      } catch (err) {
+        // The workflow has closed: nobody is left to watch for.
+        if (err instanceof WorkflowNotFoundError) throw new CancelledFailure('workflow closed');
+        throw err;
       }
+    }, Math.max(0, msToNumber(input.policy.coalesce)));
+  }
+
+  stop(): void {
+    this.reporter.drop();
+  }
+
+  /** Signals at once, together with the current view. */
+  tell(extra: Partial<Observation>): Promise<void> {
+    return this.reporter.now({ ...this.observation('get'), ...extra });
+  }
+
+  /** The latest view, when the workflow does not have it yet. */
+  result(): Observation | undefined {
+    if (this.key() === this.reportedKey) return undefined;
+    return this.observation('get');
+  }
+
+  async run(pushRegistered: boolean): Promise<'act' | 'lease'> {
+    const { policy } = this.input;
+    const canStream = policy.mode === 'stream' || (policy.mode === 'auto' && this.client.card.capabilities.streaming === true);
+    try {
+      if (pushRegistered) {
+        await this.poll(msToNumber(policy.pushBackstop), msToNumber(policy.pushBackstop));
+      } else {
+        if (canStream) await this.stream(); // returns only when streams keep breaking
+        await this.poll(msToNumber(policy.pollInitial), msToNumber(policy.pollMax));
+      }
+      return 'lease';
     } catch (err) {
-      if (ctx.cancellationSignal.aborted) throw err;
-      // Subscribing to a terminal task is refused: GetTask below tells the end.
-      if (!(err instanceof UnsupportedOperationError) && !(err instanceof A2AError && err.retryable)) throw err;
-      log.info('subscription ended with an error; checking the task', { taskId: input.taskId, error: String(err) });
+      if (err instanceof Done) {
+        await this.reporter.settle();
+        return err.reason;
+      }
+      throw err;
     }
-    // The stream closed (or stalled) on a task that is not finished: look, act, then subscribe again.
-    const o = observeTask(await client.getTask({ id: input.taskId, historyLength: 0 }), 'get');
-    await emit(o);
-    if (mustAct(o)) return;
-    if (sawFrame) backoffMs = 500;
-    await ctx.sleep(backoffMs);
-    backoffMs = Math.min(backoffMs * 2, 30_000);
+  }
+
+  /** Holds SubscribeToTask; returns when streams keep breaking and polling should take over. */
+  private async stream(): Promise<void> {
+    const ctx = Context.current();
+    const idleMs = msToNumber(this.input.policy.idleTimeout);
+    let emptyCloses = 0;
+    let backoffMs = 500;
+    for (;;) {
+      const before = this.key();
+      let idle = false;
+      try {
+        const stream = this.client.subscribeToTask(
+          { id: this.input.taskId },
+          { signal: ctx.cancellationSignal, idleTimeoutMs: Math.max(1, Math.min(idleMs, this.remaining())) },
+        );
+        for await (const frame of stream) {
+          this.recovered();
+          const o = observeFrame(frame, 'stream');
+          if (o) await this.see(o);
+        }
+      } catch (err) {
+        if (ctx.cancellationSignal.aborted) throw err;
+        if (isTimeout(err, 'idle')) idle = true;
+        else if (!(err instanceof A2AError)) throw err;
+        // Refused or broken (a2a-go refuses a finished task with TASK_NOT_FOUND): GetTask decides below.
+        else if (!err.retryable) log.info('subscription refused; asking GetTask', { taskId: this.input.taskId, error: err.message });
+        else await this.failed(err);
+      }
+      // The stream closed, stalled or was refused: look, act, then subscribe again.
+      await this.getTask();
+      this.endIfLeaseOver();
+      if (idle) {
+        emptyCloses = 0;
+        continue;
+      }
+      // A stream that closes bringing nothing new must not spin: back off, and poll after a bound.
+      if (this.key() === before) emptyCloses++;
+      else emptyCloses = 0;
+      if (emptyCloses >= this.input.policy.maxEmptyCloses) {
+        log.warn('streams keep closing without news; polling instead for this lease', { taskId: this.input.taskId, closes: emptyCloses });
+        return;
+      }
+      await this.sleep(emptyCloses === 0 ? 0 : backoffMs);
+      backoffMs = emptyCloses === 0 ? 500 : Math.min(backoffMs * 2, 30_000);
+    }
+  }
+
+  private async poll(initialMs: number, maxMs: number): Promise<void> {
+    let interval = initialMs;
+    for (;;) {
+      const before = this.key();
+      await this.getTask();
+      this.endIfLeaseOver();
+      interval = this.key() === before ? Math.min(interval * 2, maxMs) : initialMs; // moving: look again soon
+      await this.sleep(interval);
+    }
+  }
+
+  /** GetTask, retried with a slow backoff while the agent is unreachable; only its verdict ends a task. */
+  private async getTask(): Promise<void> {
+    const ctx = Context.current();
+    let backoffMs = 1000;
+    for (;;) {
+      try {
+        const task = await this.client.getTask({ id: this.input.taskId, historyLength: 0 }, { signal: ctx.cancellationSignal });
+        this.recovered();
+        await this.see(observeTask(task, 'poll'));
+        return;
+      } catch (err) {
+        if (ctx.cancellationSignal.aborted || err instanceof Done) throw err;
+        if (err instanceof TaskNotFoundError) {
+          throw ApplicationFailure.create({
+            type: 'RemoteTaskLost',
+            nonRetryable: true,
+            message: `agent ${this.input.agent.name} no longer knows task ${this.input.taskId} (GetTask: ${err.message}); it may have restarted without its tasks`,
+          });
+        }
+        if (!(err instanceof A2AError) || !err.retryable) throw err;
+        await this.failed(err);
+        this.endIfLeaseOver();
+        await this.sleep(backoffMs);
+        backoffMs = Math.min(backoffMs * 2, 60_000);
+      }
+    }
+  }
+
+  /** Merges one observation; acts, reports later, or does nothing when nothing changed. */
+  private async see(o: Observation): Promise<void> {
+    const rounds = this.view.authEntries;
+    this.view.apply(o);
+    if (this.mustAct(rounds)) {
+      this.reporter.drop();
+      throw new Done('act');
+    }
+    await this.alertOnce();
+    const key = this.key();
+    if (key === this.reportedKey) return;
+    this.reportedKey = key;
+    this.reporter.later(this.observation('stream'));
+  }
+
+  private mustAct(roundsBefore: number): boolean {
+    const v = this.view;
+    const k = this.input.known;
+    if (v.terminal) return true;
+    if (v.state === 'TASK_STATE_INPUT_REQUIRED') return k.state !== 'TASK_STATE_INPUT_REQUIRED' || v.timestamp !== k.timestamp;
+    if (v.state === 'TASK_STATE_AUTH_REQUIRED') return k.state !== 'TASK_STATE_AUTH_REQUIRED' || v.authEntries > roundsBefore;
+    return false;
+  }
+
+  /** Subscribe first, alert second: the first look at the task is the watch being established. */
+  private async alertOnce(): Promise<void> {
+    const a = this.input.alert;
+    if (!a || this.alerted !== undefined || this.view.state !== 'TASK_STATE_AUTH_REQUIRED') return;
+    const { round, ...alert } = a;
+    await this.alertOperator({ ...alert, text: this.view.text ?? alert.text });
+    this.alerted = round;
+  }
+
+  /** A failed call: after `unreachableAfter` of failures, tell the operator and the workflow once. */
+  private async failed(err: A2AError): Promise<void> {
+    const now = Date.now();
+    const error = `${err.name}: ${err.message}`;
+    this.failing ??= { since: now, error, reported: false };
+    this.failing.error = error;
+    log.info('watching failed; will retry', { taskId: this.input.taskId, error });
+    const p = this.input.policy;
+    if (this.failing.reported || now - this.failing.since < msToNumber(p.unreachableAfter)) return;
+    this.failing.reported = true;
+    const problem: WatchProblem = { kind: 'unreachable', since: new Date(this.failing.since).toISOString(), error };
+    const base = this.input.alert;
+    await this.alertOperator({
+      kind: 'unreachable',
+      workflowId: Context.current().info.workflowExecution!.workflowId,
+      planId: base?.planId,
+      agent: this.input.agent.name,
+      taskId: this.input.taskId,
+      text: `The planner cannot watch task ${this.input.taskId} at ${this.input.agent.name} since ${problem.since}: ${error}`,
+      idempotencyKey: `${this.input.watchId}:unreachable:${this.failing.since}`,
+    });
+    await this.tell({ problem });
+    if (p.onUnreachable === 'fail') {
+      throw ApplicationFailure.create({
+        type: 'AgentUnreachable',
+        nonRetryable: true,
+        message: `agent ${this.input.agent.name} unreachable for longer than ${p.unreachableAfter} while watching task ${this.input.taskId}: ${error}`,
+      });
+    }
+  }
+
+  private recovered(): void {
+    const f = this.failing;
+    this.failing = undefined;
+    if (f?.reported) void this.tell({ problem: null }).catch(() => undefined);
+  }
+
+  private observation(source: Observation['source']): Observation {
+    const v = this.view;
+    return {
+      source,
+      taskId: this.input.taskId,
+      contextId: v.contextId,
+      watchId: this.input.watchId,
+      status: v.state ? { state: v.state, timestamp: v.timestamp, text: v.text } : undefined,
+      artifacts: v.artifactList,
+      ...(this.alerted !== undefined ? { alerted: this.alerted } : {}),
+    };
+  }
+
+  private keyOf(artifacts: string): string {
+    const v = this.view;
+    return `${v.state}|${v.timestamp}|${v.text}|${artifacts}`;
+  }
+
+  private key(): string {
+    return this.keyOf(artifactKey(this.view.artifactList));
+  }
+
+  private remaining(): number {
+    return this.deadline - Date.now();
+  }
+
+  private endIfLeaseOver(): void {
+    if (this.remaining() <= 0) throw new Done('lease');
+  }
+
+  private async sleep(ms: number): Promise<void> {
+    const wait = Math.min(ms, this.remaining());
+    if (wait > 0) await Context.current().sleep(wait);
+    this.endIfLeaseOver();
   }
 }
 
-async function watchPoll(
-  client: A2AClient,
-  input: WatchInput,
-  emit: Emit,
-  mustAct: MustAct,
-  initialInterval: Duration,
-  maxInterval: Duration,
-): Promise<void> {
-  const ctx = Context.current();
-  const initial = msToNumber(initialInterval);
-  const max = msToNumber(maxInterval);
-  let interval = initial;
-  let seen = '';
-  for (;;) {
-    const task = await client.getTask({ id: input.taskId, historyLength: 0 }, { signal: ctx.cancellationSignal });
-    const o = observeTask(task, 'poll');
-    const key = `${task.status.state}|${task.status.timestamp}|${task.artifacts?.length ?? 0}`;
-    if (key !== seen) {
-      seen = key;
-      interval = initial; // things are moving: look again soon
-      await emit(o);
-    } else {
-      interval = Math.min(interval * 2, max);
-    }
-    if (mustAct(o)) return;
-    await ctx.sleep(interval);
-  }
+function isTimeout(err: unknown, phase: string): boolean {
+  return err instanceof A2AError && err.name === 'TimeoutError' && (err as { phase?: string }).phase === phase;
 }
-

@@ -55,6 +55,25 @@ export const WatchPolicySchema = z.object({
   idleTimeout: DurationSchema.default('5m'),
   /** How soon a crashed worker's watch is retried elsewhere; each watch heartbeats every third of it. */
   heartbeatTimeout: DurationSchema.default('2m'),
+  /**
+   * The first lease of every wait heartbeats this often instead, so a worker that dies right after
+   * the alert (when an approval is most likely) hands the watch over within seconds.
+   */
+  firstHeartbeatTimeout: DurationSchema.default('10s'),
+  /** How long that first, fast-heartbeat lease lasts. */
+  firstLease: DurationSchema.default('5m'),
+  /** A watch ends and is renewed after this long: new activity code and rebalancing take effect. */
+  lease: DurationSchema.default('6h'),
+  /** While a question waits (no activity held), GetTask this often to notice a task that ended at the agent. */
+  inputPoll: DurationSchema.default('10m'),
+  /** Watching that has failed this long (agent unreachable) alerts the operator (kind `unreachable`). */
+  unreachableAfter: DurationSchema.default('5m'),
+  /** After that alert: keep trying with a slow backoff (`alert`), or fail the task (`fail`). */
+  onUnreachable: z.enum(['alert', 'fail']).default('alert'),
+  /** Streams that close this many times in a row bringing nothing new: poll instead, for the rest of the lease. */
+  maxEmptyCloses: z.number().int().min(1).default(5),
+  /** A change that needs no action is signalled after this quiet time, so a burst costs one signal. */
+  coalesce: DurationSchema.default('200ms'),
   /** With push notifications registered, a slow GetTask poll stays on as a backstop. */
   pushBackstop: DurationSchema.default('1m'),
   /** Register push notifications when the agent supports them and the planner has a webhook URL. */
@@ -69,6 +88,13 @@ export const PoliciesSchema = z.object({
   watch: WatchPolicySchema.default(WatchPolicySchema.parse({})),
   /** Upper bound for one blocking SendMessage call. */
   sendTimeout: DurationSchema.default('5m'),
+  /** Continue as new once a run's history has this many events (or when Temporal suggests it). */
+  historyBudget: z.number().int().min(100).max(40_000).default(5_000),
+  /**
+   * The reply to the first message was lost and the agent cannot tell whether it got it: `ask` alerts
+   * the operator and waits for a decision (`planner resolve`); `resend` sends again (may duplicate).
+   */
+  onAmbiguousSend: z.enum(['ask', 'resend']).default('ask'),
 });
 export type Policies = z.infer<typeof PoliciesSchema>;
 

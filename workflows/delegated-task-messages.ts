@@ -17,7 +17,25 @@ export interface Observation {
   artifacts?: Artifact[];
   /** One artifact update frame. */
   artifactUpdate?: { artifact: Artifact; append: boolean; lastChunk: boolean };
+  /** Set by a v2 watch: the approval round whose alert it has sent. */
+  alerted?: number;
+  /** Set by a v2 watch that registered the planner's push config (once; the workflow deletes it at the end). */
+  pushConfigId?: string;
+  /** Set by a v2 watch: why it cannot watch the task right now (null: it can again). */
+  problem?: WatchProblem | null;
 }
+
+/** A watch that keeps failing: the agent is unreachable or answers errors; the wait is not being watched. */
+export interface WatchProblem {
+  kind: 'unreachable';
+  /** ISO time of the first failure in the current run of failures. */
+  since: string;
+  /** The last failure, naming the agent and the call. */
+  error: string;
+}
+
+/** How to settle a first message whose fate the planner could not learn (the reply was lost). */
+export type SendResolution = { action: 'resend' } | { action: 'adopt'; taskId: string };
 
 export interface Answer {
   text?: string;
@@ -48,10 +66,18 @@ export interface DelegatedTaskStatus {
   turn: number;
   authRounds: number;
   lastUpdate?: string;
+  /** Set while the task cannot be watched (the inbox shows it). */
+  watchProblem?: WatchProblem;
+  /** Set while the first message's fate is unknown and an operator must decide (resend or adopt). */
+  unresolvedSend?: string;
+  /** How many runs this workflow has continued as new. */
+  continuedAsNew?: number;
 }
 
 export const answerUpdate = defineUpdate<AnswerResult, [Answer]>('answer');
 /** The same answer as a Signal, so that an operator can answer from the Temporal UI. */
 export const answerSignal = defineSignal<[Answer]>('answer');
 export const observeSignal = defineSignal<[Observation]>('observe');
+/** The operator's decision on an ambiguous first send (see `unresolvedSend` in the status). */
+export const resolveSendUpdate = defineUpdate<DelegatedTaskStatus, [SendResolution]>('resolveSend');
 export const statusQuery = defineQuery<DelegatedTaskStatus>('status');

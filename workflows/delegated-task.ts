@@ -1,11 +1,15 @@
 // DelegatedTaskWorkflow: one remote A2A task, tracked from the first message to a terminal state,
-// through questions (INPUT_REQUIRED) and out-of-band approvals (AUTH_REQUIRED).
+// through questions (INPUT_REQUIRED) and out-of-band approvals (AUTH_REQUIRED), for as long as it
+// takes: the run continues as new before its history grows large, carrying what it knows.
 import {
   ApplicationFailure,
   CancellationScope,
+  allHandlersFinished,
   condition,
+  continueAsNew,
   isCancellation,
   log,
+  patched,
   proxyActivities,
   setCurrentDetails,
   setHandler,
@@ -14,319 +18,584 @@ import {
 } from '@temporalio/workflow';
 import type { Duration } from '@temporalio/common';
 import { msToNumber } from '@temporalio/common/lib/time';
-import type { PlannerActivities } from '../activities';
+import type { PlannerActivities, WatchResult } from '../activities';
+import { describeIssues } from '../a2a/validate';
 import {
+  type DeadlinePolicy,
   type DelegatedTask,
   type DelegatedTaskInput,
-  type DeadlinePolicy,
   type DelegatedTaskResult,
   DelegatedTaskInputSchema,
 } from './delegated-task-input';
-import { describeIssues } from '../a2a/validate';
 import {
   type Answer,
   type AnswerResult,
+  type DelegatedTaskStatus,
+  type Observation,
+  type SendResolution,
+  type WatchProblem,
   answerSignal,
   answerUpdate,
   observeSignal,
+  resolveSendUpdate,
   statusQuery,
 } from './delegated-task-messages';
-import { RemoteTask } from './remote-task';
+import { RemoteTask, artifactKey, type RemoteTaskSnapshot } from './remote-task';
 import { A2aAgent, A2aTaskId, A2aTaskState, PlanId, PlannerWaitingOn } from './search-attributes';
+import { legacyDelegatedTask } from './v1/delegated-task';
+
+/** Histories begun before this marker run the frozen v1 code (workflows/v1/). */
+export const V2_PATCH = 'delegated-task-v2';
 
 type Acts = PlannerActivities;
+type AlertKind = 'input' | 'auth' | 'unreachable' | 'unresolved';
 
-export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput): Promise<DelegatedTaskResult> {
+/** A question as published (search attributes, details, inbox): only such a question takes answers. */
+interface Question {
+  turn: number;
+  timestamp?: string;
+  text?: string;
+}
+
+/** The wait in progress (a question turn or an approval round), for deadlines across runs. */
+interface Wait {
+  key: string;
+  since: number;
+  reminders: number;
+  /** Watch leases begun in this wait: the first one heartbeats fast. */
+  leases: number;
+}
+
+/** What one run hands the next when it continues as new. */
+export interface DelegatedTaskCarry {
+  task: RemoteTaskSnapshot;
+  turn: number;
+  question?: Question;
+  wait?: Wait;
+  /** Highest approval round / question turn whose alert went out. */
+  authAlerted: number;
+  inputAlerted: number;
+  pushConfigId?: string;
+  watchSeq: number;
+  problem?: WatchProblem;
+  runs: number;
+}
+
+interface Watch {
+  id: string;
+  round?: number;
+  scope: CancellationScope;
+  done: boolean;
+  result?: WatchResult;
+  error?: unknown;
+}
+
+/** The workflow's state, with the handlers that read and change it. */
+class Delegation {
+  readonly task: RemoteTask;
+  turn: number;
+  question?: Question;
+  wait?: Wait;
+  authAlerted: number;
+  inputAlerted: number;
+  pushConfigId?: string;
+  watchSeq: number;
+  problem?: WatchProblem;
+  runs: number;
+  watch?: Watch;
+  pendingAnswer?: Answer & { turn: number };
+  readonly replies = new Map<number, AnswerResult>();
+  unresolvedSend?: string;
+  resolution?: SendResolution;
+  /** Set when the run is ending (e.g. `cancelled`): handlers still waiting give up with that reason. */
+  closing?: string;
+  /** Bumped when something the inbox shows changes without a status change (a watch problem). */
+  shown = 0;
+
+  constructor(
+    readonly input: DelegatedTask,
+    carry: DelegatedTaskCarry | undefined,
+  ) {
+    this.task = carry ? RemoteTask.from(carry.task) : new RemoteTask();
+    this.turn = carry?.turn ?? 0;
+    this.question = carry?.question;
+    this.wait = carry?.wait;
+    this.authAlerted = carry?.authAlerted ?? 0;
+    this.inputAlerted = carry?.inputAlerted ?? 0;
+    this.pushConfigId = carry?.pushConfigId;
+    this.watchSeq = carry?.watchSeq ?? 0;
+    this.problem = carry?.problem;
+    this.runs = carry?.runs ?? 0;
+  }
+
+  carry(): DelegatedTaskCarry {
+    return {
+      task: this.task.snapshot(),
+      turn: this.turn,
+      question: this.question,
+      wait: this.wait,
+      authAlerted: this.authAlerted,
+      inputAlerted: this.inputAlerted,
+      pushConfigId: this.pushConfigId,
+      watchSeq: this.watchSeq,
+      problem: this.problem,
+      runs: this.runs + 1,
+    };
+  }
+
+  register(): void {
+    setHandler(statusQuery, () => this.status());
+    setHandler(observeSignal, (o) => this.observe(o), { description: 'An observation of the remote task (watch, push receiver).' });
+    setHandler(
+      answerUpdate,
+      async (a) => {
+        const turn = this.question!.turn; // the validator checked that this question is published
+        this.pendingAnswer = { ...a, turn };
+        await condition(() => this.replies.has(turn) || this.task.terminal || this.closing !== undefined);
+        const reply = this.replies.get(turn);
+        if (reply) return reply;
+        const ended = this.task.terminal ? `ended ${this.task.state}` : `was ${this.closing ?? 'closed'}`;
+        throw ApplicationFailure.create({
+          type: 'TaskEnded',
+          message: `${this.input.agent.name} task ${this.task.taskId} ${ended} before the answer to question ${turn} was sent`,
+        });
+      },
+      {
+        validator: (a) => {
+          const why = this.whyNotAnswerable(a);
+          if (why) throw new Error(`answer rejected: ${why}`);
+        },
+        description: 'Answer the question the agent asked (INPUT_REQUIRED); returns the agent state after it.',
+      },
+    );
+    setHandler(
+      answerSignal,
+      (a) => {
+        const why = this.whyNotAnswerable(a);
+        if (why) log.warn('answer signal ignored', { reason: why });
+        else this.pendingAnswer = { ...a, turn: this.question!.turn };
+      },
+      { description: 'Answer the current question (fire-and-forget; for the Temporal UI). Prefer the update.' },
+    );
+    setHandler(
+      resolveSendUpdate,
+      async (r) => {
+        this.resolution = r;
+        await condition(() => this.unresolvedSend === undefined);
+        return this.status();
+      },
+      {
+        validator: (r) => {
+          if (this.unresolvedSend === undefined) throw new Error('resolve rejected: no send is waiting for a decision');
+          if (r.action !== 'resend' && r.action !== 'adopt') throw new Error(`resolve rejected: action ${JSON.stringify((r as { action?: unknown }).action)} is neither "resend" nor "adopt"`);
+          if (r.action === 'adopt' && (typeof r.taskId !== 'string' || r.taskId === '')) throw new Error('resolve rejected: adopt needs the remote taskId');
+        },
+        description: 'Settle a first message whose reply was lost: resend it, or adopt the task the agent made of it.',
+      },
+    );
+  }
+
+  status(): DelegatedTaskStatus {
+    return {
+      agent: this.input.agent.name,
+      planId: this.input.planId,
+      taskId: this.task.taskId,
+      contextId: this.task.contextId,
+      state: this.task.state,
+      waitingOn: this.waitingOn(),
+      text: this.unresolvedSend ?? this.task.text,
+      // A question counts once it is published: an answer binds to the turn shown here.
+      turn: this.question?.turn ?? this.turn,
+      authRounds: this.task.authEntries,
+      lastUpdate: this.task.timestamp,
+      ...(this.problem ? { watchProblem: this.problem } : {}),
+      ...(this.unresolvedSend ? { unresolvedSend: this.unresolvedSend } : {}),
+      continuedAsNew: this.runs,
+    };
+  }
+
+  waitingOn(): DelegatedTaskStatus['waitingOn'] {
+    if (this.unresolvedSend !== undefined) return 'operator';
+    if (this.task.state === 'TASK_STATE_INPUT_REQUIRED') return this.questionIsCurrent() ? 'human' : 'none';
+    return this.task.waitingOn();
+  }
+
+  questionIsCurrent(): boolean {
+    const q = this.question;
+    return q !== undefined && this.task.state === 'TASK_STATE_INPUT_REQUIRED' && this.task.timestamp === q.timestamp;
+  }
+
+  private observe(o: Observation): void {
+    // A watch of an earlier lease, run or workflow (a reused id) has nothing to say to this one.
+    if (o.watchId !== undefined && o.watchId !== this.watch?.id) return;
+    this.task.apply(o);
+    if (o.alerted !== undefined) this.authAlerted = Math.max(this.authAlerted, o.alerted);
+    if (o.pushConfigId !== undefined) this.pushConfigId = o.pushConfigId;
+    if (o.problem !== undefined) {
+      this.problem = o.problem ?? undefined;
+      this.shown++;
+    }
+  }
+
+  private whyNotAnswerable(a: Answer): string | undefined {
+    const q = this.question;
+    if (this.task.state !== 'TASK_STATE_INPUT_REQUIRED' || !q) return `the task is not waiting for input (state ${this.task.state ?? 'unknown'})`;
+    if (!this.questionIsCurrent()) return `the agent has asked something new since question ${q.turn}; read it (planner status) and answer that`;
+    if (this.pendingAnswer) return `question ${q.turn} already has an answer being sent`;
+    if (a.turn !== undefined && a.turn !== q.turn) return `the answer names turn ${a.turn}, but the current question is turn ${q.turn}`;
+    if ((a.text === undefined || a.text.trim() === '') && a.data === undefined) return 'an answer needs text or data';
+    return undefined;
+  }
+}
+
+export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput, carry?: DelegatedTaskCarry): Promise<DelegatedTaskResult> {
+  // Runs begun on the first release keep its code, so their histories replay unchanged.
+  if (!patched(V2_PATCH)) return legacyDelegatedTask(raw);
   const input = parseInput(raw);
   const { agent, policies } = input;
   const wf = workflowInfo();
-  const task = new RemoteTask();
-  let turn = 0; // the current question turn
-  let pendingAnswer: Answer | undefined;
-  const replies = new Map<number, AnswerResult>();
-  let watch: Watch | undefined;
-  let watchSeq = 0;
-  let pushConfigId: string | undefined;
+  // Ids are scoped to this execution chain: a reused workflow id never meets the previous chain's task,
+  // alerts or watches, and a run continued as new keeps the ids of its chain.
+  const chain = wf.firstExecutionRunId;
+  const s = new Delegation(input, carry);
+  s.register(); // before the first await: an update in the first activation must find its handler
 
-  const canAnswer = (a: Answer): string | undefined => {
-    if (task.state !== 'TASK_STATE_INPUT_REQUIRED') return `the task is not waiting for input (state ${task.state ?? 'unknown'})`;
-    if (pendingAnswer) return `question ${turn} already has an answer being sent`;
-    if (a.turn !== undefined && a.turn !== turn) return `the answer names turn ${a.turn}, but the current question is turn ${turn}`;
-    if ((a.text === undefined || a.text.trim() === '') && a.data === undefined) return 'an answer needs text or data';
-    return undefined;
-  };
-
-  // Handlers first: an update that arrives with the first activation must find its handler.
-  setHandler(statusQuery, () => ({
-    agent: agent.name,
-    planId: input.planId,
-    taskId: task.taskId,
-    contextId: task.contextId,
-    state: task.state,
-    waitingOn: task.waitingOn(),
-    text: task.text,
-    turn,
-    authRounds: task.authEntries,
-    lastUpdate: task.timestamp,
-  }));
-  setHandler(observeSignal, (o) => {
-    if (watch && o.watchId === watch.id && o.first) watch.established = true;
-    task.apply(o);
-  });
-  setHandler(
-    answerUpdate,
-    async (a) => {
-      const myTurn = turn;
-      pendingAnswer = a;
-      await condition(() => replies.has(myTurn));
-      return replies.get(myTurn)!;
-    },
-    {
-      validator: (a) => {
-        const why = canAnswer(a);
-        if (why) throw new Error(`answer rejected: ${why}`);
-      },
-      description: 'Answer the question the agent asked (INPUT_REQUIRED); returns the agent state after it.',
-    },
-  );
-  setHandler(
-    answerSignal,
-    (a) => {
-      const why = canAnswer(a);
-      if (why) log.warn('answer signal ignored', { reason: why });
-      else pendingAnswer = a;
-    },
-    { description: 'Answer the current question (fire-and-forget; for the Temporal UI). Prefer the update.' },
-  );
-
-  // A blocking SendMessage may take as long as the agent needs to reach an interrupted state.
   const sender = proxyActivities<Acts>({
-    startToCloseTimeout: addMs(policies.sendTimeout, 30_000),
+    startToCloseTimeout: msToNumber(policies.sendTimeout) + 30_000,
     heartbeatTimeout: '30s',
     retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 10 },
   });
-  // Short calls: alerts, CancelTask, push configs, the run's own cancellation.
+  // Short calls: alerts, GetTask, CancelTask, push configs, the run's own cancellation.
   const calls = proxyActivities<Acts>({
     startToCloseTimeout: '30s',
-    retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 20 },
+    retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 20, nonRetryableErrorTypes: ['RemoteTaskLost'] },
   });
-  const watcher = proxyActivities<Acts>({
-    taskQueue: `${wf.taskQueue}-watch`,
-    startToCloseTimeout: '3650d', // bounded by heartbeats, not by a clock: a wait may last weeks
-    heartbeatTimeout: policies.watch.heartbeatTimeout,
-    retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
-  });
+  const watchOptions = (heartbeatTimeout: Duration, leaseMs: number) =>
+    proxyActivities<Acts>({
+      taskQueue: `${wf.taskQueue}-watch`,
+      startToCloseTimeout: leaseMs + 10 * 60_000, // a lease ends by itself; this only bounds a stuck attempt
+      heartbeatTimeout,
+      // The watch absorbs the agent's own failures (unreachable alerts); what is left is a crash or a bug.
+      retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m', nonRetryableErrorTypes: ['RemoteTaskLost', 'AgentUnreachable'] },
+    });
+  const w = policies.watch;
+  const firstLeaseMs = msToNumber(w.firstLease);
+  const leaseMs = msToNumber(w.lease);
+  const fastWatcher = watchOptions(w.firstHeartbeatTimeout, firstLeaseMs);
+  const slowWatcher = watchOptions(w.heartbeatTimeout, leaseMs);
 
   // Search attributes and UI details follow the remote state: the inbox is a visibility query.
   let published = '';
   const publish = (): void => {
-    const waitingOn = task.waitingOn();
-    const details = describeWait(agent.name, task, waitingOn, turn);
+    const waitingOn = s.waitingOn();
+    const details = describeWait(agent.name, s, waitingOn);
     if (details === published) return; // nothing new: no commands, no history events
     published = details;
     upsertSearchAttributes([
       { key: A2aAgent, value: agent.name },
       ...(input.planId ? [{ key: PlanId, value: input.planId }] : []),
-      ...(task.taskId ? [{ key: A2aTaskId, value: task.taskId }] : []),
-      ...(task.state ? [{ key: A2aTaskState, value: task.state }] : []),
+      ...(s.task.taskId ? [{ key: A2aTaskId, value: s.task.taskId }] : []),
+      ...(s.task.state ? [{ key: A2aTaskState, value: s.task.state }] : []),
       { key: PlannerWaitingOn, value: waitingOn },
     ]);
     setCurrentDetails(details);
   };
 
-  const alert = (kind: 'input' | 'auth', round: number, nth: number): Promise<void> =>
-    calls.alertOperator({
-      kind,
-      workflowId: wf.workflowId,
-      planId: input.planId,
-      agent: agent.name,
-      taskId: task.taskId ?? '',
-      text: task.text ?? '',
-      idempotencyKey: `${wf.workflowId}:${kind}:${round}:${nth}`,
+  const alertInput = (kind: AlertKind, round: number, nth: number) => ({
+    kind,
+    workflowId: wf.workflowId,
+    planId: input.planId,
+    agent: agent.name,
+    taskId: s.task.taskId ?? '',
+    text: (kind === 'unresolved' ? s.unresolvedSend : s.task.text) ?? '',
+    idempotencyKey: `${wf.workflowId}:${chain}:${kind}:${round}:${nth}`,
+  });
+  // Alerts run beside the wait: an answer never waits for the question's alert to be delivered.
+  const alertsInFlight = new Set<Promise<void>>();
+  const alert = (kind: AlertKind, round: number, nth: number): void => {
+    const p = calls.alertOperator(alertInput(kind, round, nth)).catch((err: unknown) => {
+      log.error('alert not delivered', { kind, round, error: String(err) });
     });
-
-  let pushAsked = false;
-  const startWatch = async (): Promise<Watch> => {
-    if (watch && !watch.done) return watch;
-    if (policies.watch.push && !pushAsked) {
-      pushAsked = true;
-      pushConfigId = await calls.registerPush({ agent, taskId: task.taskId! });
-    }
-    const scope = new CancellationScope();
-    const w: Watch = { id: `watch-${++watchSeq}`, established: false, done: false, scope };
-    watch = w;
-    const baseline = { state: task.state, timestamp: task.timestamp };
-    const push = pushConfigId !== undefined;
-    void scope.run(() =>
-      watcher.watchTask({ agent, taskId: task.taskId!, watchId: w.id, baseline, policy: policies.watch, push }),
-    ).then(
-      (last) => {
-        w.done = true;
-        if (last) task.apply(last);
-      },
-      (err: unknown) => {
-        w.done = true;
-        if (!isCancellation(err)) w.error = err;
-      },
-    );
-    return w;
+    alertsInFlight.add(p);
+    void p.finally(() => alertsInFlight.delete(p));
   };
 
-  /** Waits for `done`, applying a deadline policy; `remind` re-alerts and keeps waiting. */
-  const waitWithDeadline = async (
-    done: () => boolean,
-    policy: DeadlinePolicy | undefined,
-    kind: 'input' | 'auth',
-    round: number,
-  ): Promise<void> => {
-    if (!policy) return condition(done);
-    if (await condition(done, policy.after)) return;
+  const historyFull = (): boolean => {
+    const info = workflowInfo();
+    return info.continueAsNewSuggested || info.historyLength >= policies.historyBudget;
+  };
+
+  const beginWait = (key: string): Wait => {
+    if (s.wait?.key !== key) s.wait = { key, since: Date.now(), reminders: 0, leases: 0 };
+    return s.wait;
+  };
+
+  const startWatch = (round?: number): Watch => {
+    const wait = s.wait;
+    const fast = !wait || wait.leases === 0;
+    if (wait) wait.leases++;
+    const scope = new CancellationScope();
+    const watch: Watch = { id: `${chain}/watch-${++s.watchSeq}`, round, scope, done: false };
+    s.watch = watch;
+    const sendAlert = round !== undefined && round > s.authAlerted;
+    const known = { state: s.task.state, timestamp: s.task.timestamp, text: s.task.text, artifacts: artifactKey(s.task.artifactList) };
+    void scope
+      .run(() =>
+        (fast ? fastWatcher : slowWatcher).watchRemoteTask({
+          agent,
+          taskId: s.task.taskId!,
+          watchId: watch.id,
+          known,
+          policy: w,
+          leaseMs: fast ? firstLeaseMs : leaseMs,
+          alert: sendAlert ? { ...alertInput('auth', round, 0), round } : undefined,
+          push: w.push,
+          pushConfigId: s.pushConfigId,
+        }),
+      )
+      .then(
+        (r) => {
+          watch.done = true;
+          watch.result = r;
+          if (r.observation) s.task.apply(r.observation);
+          if (r.alerted !== undefined) s.authAlerted = Math.max(s.authAlerted, r.alerted);
+          if (r.pushConfigId) s.pushConfigId = r.pushConfigId;
+        },
+        (err: unknown) => {
+          watch.done = true;
+          if (!isCancellation(err)) watch.error = err;
+        },
+      );
+    return watch;
+  };
+
+  const stopWatch = async (): Promise<void> => {
+    const watch = s.watch;
+    if (!watch || watch.done) return;
+    watch.scope.cancel();
+    await condition(() => watch.done);
+  };
+
+  /** When the wait's deadline falls due, in ms from now (undefined: no deadline). */
+  const untilDeadline = (policy: DeadlinePolicy | undefined, wait: Wait): number | undefined => {
+    if (!policy) return undefined;
+    const after = msToNumber(policy.after);
+    const every = msToNumber(policy.remindEvery ?? policy.after);
+    return Math.max(1, wait.since + after + wait.reminders * every - Date.now());
+  };
+
+  const onDeadline = async (policy: DeadlinePolicy, kind: 'input' | 'auth', round: number, wait: Wait): Promise<void> => {
     const what = kind === 'input' ? 'an answer (TASK_STATE_INPUT_REQUIRED)' : 'an approval (TASK_STATE_AUTH_REQUIRED)';
     const type = kind === 'input' ? 'InputDeadlineExceeded' : 'AuthDeadlineExceeded';
     switch (policy.onDeadline) {
       case 'remind':
-        for (let nth = 1; ; nth++) {
-          await alert(kind, round, nth);
-          if (await condition(done, policy.remindEvery ?? policy.after)) return;
-        }
+        wait.reminders++;
+        alert(kind, round, wait.reminders);
+        return;
       case 'fail':
-        throw ApplicationFailure.create({
-          type,
-          nonRetryable: true,
-          message: `${agent.name} task ${task.taskId} waited for ${what} longer than ${policy.after}`,
-        });
+        throw ApplicationFailure.create({ type, nonRetryable: true, message: `${agent.name} task ${s.task.taskId} waited for ${what} longer than ${policy.after}` });
       case 'cancel':
         await cancelRemote();
         throw ApplicationFailure.create({
           type,
           nonRetryable: true,
-          message: `${agent.name} task ${task.taskId} waited for ${what} longer than ${policy.after}; sent CancelTask (remote state now ${task.state})`,
+          message: `${agent.name} task ${s.task.taskId} waited for ${what} longer than ${policy.after}; sent CancelTask (remote state now ${s.task.state})`,
         });
     }
   };
 
   const cancelRemote = async (): Promise<void> => {
-    if (!task.taskId || task.terminal) return;
-    const reply = await CancellationScope.nonCancellable(() => calls.cancelRemoteTask({ agent, taskId: task.taskId! }));
-    if (reply) task.apply(reply);
+    if (!s.task.taskId || s.task.terminal) return;
+    const reply = await CancellationScope.nonCancellable(() => calls.cancelRemoteTask({ agent, taskId: s.task.taskId! }));
+    if (reply) s.task.apply(reply);
     publish();
+  };
+
+  const sendFirst = async (): Promise<DelegatedTaskResult | undefined> => {
+    const messageId = `${wf.workflowId}/${chain}/0`;
+    const timeoutMs = msToNumber(policies.sendTimeout);
+    let sent = await sender.sendMessage({ agent, messageId, message: input.message, timeoutMs });
+    while (sent.unresolved) {
+      // Never resend blindly: by default an operator decides (resend, or adopt the task the agent made).
+      let resolution: SendResolution = { action: 'resend' };
+      if (policies.onAmbiguousSend === 'ask') {
+        s.unresolvedSend = `The reply to the first message (${messageId}) was lost and ${agent.name} cannot tell whether it got it: ${sent.unresolved.reason}. Resend it, or adopt the task the agent made of it (planner resolve).`;
+        publish();
+        alert('unresolved', 0, 0);
+        await condition(() => s.resolution !== undefined);
+        resolution = s.resolution!;
+        s.resolution = undefined;
+      }
+      sent = await sender.sendMessage({
+        agent,
+        messageId,
+        message: input.message,
+        timeoutMs,
+        resolution: resolution.action === 'resend' ? 'resend' : { adoptTaskId: resolution.taskId },
+      });
+      s.unresolvedSend = undefined;
+    }
+    if (sent.message) return { kind: 'message', artifacts: [], message: sent.message, text: sent.text };
+    if (sent.observation) s.task.apply(sent.observation);
+    return undefined;
   };
 
   const answerQuestion = async (): Promise<void> => {
-    turn++;
-    const myTurn = turn;
-    const question = { timestamp: task.timestamp, text: task.text };
-    publish();
-    await alert('input', myTurn, 0);
-    await waitWithDeadline(() => pendingAnswer !== undefined || task.state !== 'TASK_STATE_INPUT_REQUIRED', policies.input, 'input', myTurn);
-    const answer = pendingAnswer;
+    if (!s.questionIsCurrent()) {
+      s.turn++;
+      s.question = { turn: s.turn, timestamp: s.task.timestamp, text: s.task.text };
+    }
+    const q = s.question!;
+    const wait = beginWait(`input:${q.turn}`);
+    publish(); // the question is published with its turn: from here on it takes answers
+    if (s.inputAlerted < q.turn) {
+      s.inputAlerted = q.turn;
+      alert('input', q.turn, 0);
+    }
+    // Nothing is held while a human thinks; a slow GetTask notices a task that ended at the agent.
+    const pollMs = msToNumber(w.inputPoll);
+    while (!s.pendingAnswer && s.questionIsCurrent()) {
+      if (historyFull()) return;
+      const deadline = untilDeadline(policies.input, wait);
+      const sleep = deadline === undefined ? pollMs : Math.min(pollMs, deadline);
+      if (await condition(() => s.pendingAnswer !== undefined || !s.questionIsCurrent() || historyFull(), sleep)) continue;
+      if (policies.input && untilDeadline(policies.input, wait)! <= 1) await onDeadline(policies.input, 'input', q.turn, wait);
+      else s.task.apply(await calls.getRemoteTask({ agent, taskId: s.task.taskId! }));
+    }
+    const answer = s.pendingAnswer;
     if (!answer) return; // the task moved on by itself (e.g. cancelled remotely)
     const sent = await sender.sendMessage({
       agent,
-      messageId: `${wf.workflowId}/${myTurn}`,
+      messageId: `${wf.workflowId}/${chain}/${answer.turn}`,
       message: { text: answer.text, data: answer.data },
-      taskId: task.taskId,
-      contextId: task.contextId,
-      question,
+      taskId: s.task.taskId,
+      contextId: s.task.contextId,
+      question: { timestamp: q.timestamp, text: q.text },
       timeoutMs: msToNumber(policies.sendTimeout),
     });
-    if (sent.observation) task.apply(sent.observation);
-    replies.set(myTurn, { turn: myTurn, state: task.state!, text: task.text });
-    pendingAnswer = undefined;
+    if (sent.observation) s.task.apply(sent.observation);
+    s.replies.set(answer.turn, { turn: answer.turn, state: s.task.state!, text: s.task.text });
+    s.pendingAnswer = undefined;
   };
 
   const awaitApproval = async (): Promise<void> => {
-    const round = task.authEntries;
+    const round = s.task.authEntries;
     if (round > policies.maxAuthRounds) {
       await cancelRemote();
       throw ApplicationFailure.create({
         type: 'AuthRoundsExceeded',
         nonRetryable: true,
-        message: `${agent.name} task ${task.taskId} entered TASK_STATE_AUTH_REQUIRED ${round} times, more than the bound of ${policies.maxAuthRounds}; sent CancelTask`,
+        message: `${agent.name} task ${s.task.taskId} entered TASK_STATE_AUTH_REQUIRED ${round} times, more than the bound of ${policies.maxAuthRounds}; sent CancelTask`,
       });
     }
-    // Subscribe first, alert second: the approval may land the moment the operator reads the alert.
-    const w = await startWatch();
-    await condition(() => w.established || w.done);
-    throwIfFailed(w);
-    const stillWaiting = (): boolean => task.state === 'TASK_STATE_AUTH_REQUIRED' && task.authEntries === round;
-    if (!stillWaiting()) return;
+    const wait = beginWait(`auth:${round}`);
     publish();
-    await alert('auth', round, 0);
-    await waitWithDeadline(() => !stillWaiting() || w.done, policies.auth, 'auth', round);
-    throwIfFailed(w);
+    const stillWaiting = (): boolean => s.task.state === 'TASK_STATE_AUTH_REQUIRED' && s.task.authEntries === round;
+    while (stillWaiting() && !historyFull()) {
+      // Subscribe first, alert second: the watch posts this round's alert after its first look.
+      if (s.watch?.round !== round || s.watch.done) {
+        await stopWatch();
+        startWatch(round);
+      }
+      const watch = s.watch!;
+      const shown = s.shown;
+      const deadline = untilDeadline(policies.auth, wait);
+      const woke = await waitFor(() => !stillWaiting() || watch.done || s.shown !== shown || historyFull(), deadline);
+      if (watch.error) throw watch.error;
+      publish();
+      if (!woke && policies.auth) await onDeadline(policies.auth, 'auth', round, wait);
+    }
   };
 
+  /** SUBMITTED / WORKING: watch until the task needs us. */
+  const awaitProgress = async (): Promise<void> => {
+    beginWait(`progress:${s.task.state}`);
+    if (!s.watch || s.watch.done || s.watch.round !== undefined) {
+      await stopWatch();
+      startWatch();
+    }
+    const watch = s.watch!;
+    const v = s.task.version;
+    const shown = s.shown;
+    await condition(() => s.task.version !== v || s.shown !== shown || watch.done || historyFull());
+    if (watch.error) throw watch.error;
+  };
+
+  /** Hands the wait to a fresh run; false when an answer arrived meanwhile and must be sent first. */
+  const continueAsNewNow = async (): Promise<boolean> => {
+    await stopWatch();
+    await Promise.all(alertsInFlight);
+    await condition(() => allHandlersFinished() || s.pendingAnswer !== undefined || s.resolution !== undefined);
+    if (s.pendingAnswer || s.resolution) return false;
+    log.info('continuing as new', { historyLength: workflowInfo().historyLength, runs: s.runs + 1 });
+    return continueAsNew<typeof DelegatedTaskWorkflow>(input, s.carry());
+  };
+
+  let continuing = false;
+  try {
+    if (!carry) {
+      const reply = await sendFirst();
+      if (reply) return reply;
+    }
+    while (!s.task.terminal) {
+      if (historyFull() && !s.pendingAnswer) {
+        continuing = true;
+        if (await continueAsNewNow()) return undefined as never;
+        continuing = false;
+      }
+      if (s.task.state === 'TASK_STATE_INPUT_REQUIRED') await answerQuestion();
+      else if (s.task.state === 'TASK_STATE_AUTH_REQUIRED') await awaitApproval();
+      else await awaitProgress();
+      publish();
+    }
+    publish();
+    if (s.task.state === 'TASK_STATE_CANCELED') {
+      // Cancelled at the agent by someone else: record this run as cancelled too. A workflow may
+      // not cancel itself, so an activity asks the server; the request comes back as this run's
+      // own cancellation, which the catch below completes.
+      await calls.cancelWorkflowRun({ workflowId: wf.workflowId, runId: wf.runId, reason: `${agent.name} cancelled task ${s.task.taskId}` });
+      await condition(() => false);
+    }
+    const result = finish(agent.name, s.task);
+    await condition(allHandlersFinished); // an answer being sent gets its reply before the run ends
+    return result;
+  } catch (err) {
+    if (isCancellation(err)) {
+      await cancelRemote();
+      log.info('workflow cancelled; remote task cancelled', { taskId: s.task.taskId, state: s.task.state });
+    }
+    if (!continuing) {
+      // Every update gets its answer (a reply or the reason) before the run closes.
+      s.closing = isCancellation(err) ? 'cancelled' : 'failed';
+      await CancellationScope.nonCancellable(() => condition(allHandlersFinished));
+    }
+    throw err;
+  } finally {
+    if (!continuing) await stopWatching();
+  }
+
   // The task is over: release the watch's slot and the agent's push config.
-  const stopWatching = async (): Promise<void> => {
-    if (watch && !watch.done) watch.scope.cancel();
-    if (pushConfigId) {
-      const configId = pushConfigId;
-      pushConfigId = undefined;
+  async function stopWatching(): Promise<void> {
+    if (s.watch && !s.watch.done) s.watch.scope.cancel();
+    if (s.pushConfigId && s.task.taskId) {
+      const configId = s.pushConfigId;
+      s.pushConfigId = undefined;
       try {
-        await CancellationScope.nonCancellable(() => calls.deletePush({ agent, taskId: task.taskId!, configId }));
+        await CancellationScope.nonCancellable(() => calls.deletePush({ agent, taskId: s.task.taskId!, configId }));
       } catch (err) {
         log.warn('push config left at the agent', { configId, error: String(err) });
       }
     }
-  };
-
-  try {
-    const first = await sender.sendMessage({
-      agent,
-      messageId: `${wf.workflowId}/0`,
-      message: input.message,
-      timeoutMs: msToNumber(policies.sendTimeout),
-    });
-    if (first.message) {
-      return { kind: 'message', artifacts: [], message: first.message, text: first.text };
-    }
-    if (first.observation) task.apply(first.observation);
-
-    while (!task.terminal) {
-      if (task.state === 'TASK_STATE_INPUT_REQUIRED') {
-        await answerQuestion();
-      } else if (task.state === 'TASK_STATE_AUTH_REQUIRED') {
-        await awaitApproval();
-      } else {
-        publish();
-        const v = task.version;
-        const w = await startWatch();
-        await condition(() => task.version !== v || w.done);
-        throwIfFailed(w);
-      }
-      publish();
-    }
-    publish();
-    if (task.state === 'TASK_STATE_CANCELED') {
-      // Cancelled at the agent by someone else: record this run as cancelled too. A workflow may
-      // not cancel itself, so an activity asks the server; the request comes back as this run's
-      // own cancellation, which the catch below completes.
-      await calls.cancelWorkflowRun({ workflowId: wf.workflowId, runId: wf.runId, reason: `${agent.name} cancelled task ${task.taskId}` });
-      await condition(() => false);
-    }
-    return finish(agent.name, task);
-  } catch (err) {
-    if (isCancellation(err)) {
-      await cancelRemote();
-      log.info('workflow cancelled; remote task cancelled', { taskId: task.taskId, state: task.state });
-    }
-    throw err;
-  } finally {
-    await stopWatching();
   }
 }
 
-interface Watch {
-  id: string;
-  scope: CancellationScope;
-  established: boolean;
-  done: boolean;
-  error?: unknown;
-}
-
-function throwIfFailed(w: Watch): void {
-  if (w.error) throw w.error;
+/** condition() with an optional timeout; true when `fn` came true. */
+async function waitFor(fn: () => boolean, timeoutMs: number | undefined): Promise<boolean> {
+  if (timeoutMs === undefined) {
+    await condition(fn);
+    return true;
+  }
+  return condition(fn, timeoutMs);
 }
 
 function finish(agentName: string, task: RemoteTask): DelegatedTaskResult {
@@ -338,17 +607,13 @@ function finish(agentName: string, task: RemoteTask): DelegatedTaskResult {
     artifacts: task.artifactList,
     text: task.text,
   };
-  switch (task.state) {
-    case 'TASK_STATE_COMPLETED':
-      return result;
-    default:
-      throw ApplicationFailure.create({
-        type: task.state === 'TASK_STATE_REJECTED' ? 'RemoteTaskRejected' : 'RemoteTaskFailed',
-        nonRetryable: true,
-        message: `${agentName} task ${task.taskId} ended ${task.state}${task.text ? `: ${task.text}` : ''}`,
-        details: [result],
-      });
-  }
+  if (task.state === 'TASK_STATE_COMPLETED') return result;
+  throw ApplicationFailure.create({
+    type: task.state === 'TASK_STATE_REJECTED' ? 'RemoteTaskRejected' : 'RemoteTaskFailed',
+    nonRetryable: true,
+    message: `${agentName} task ${task.taskId} ended ${task.state}${task.text ? `: ${task.text}` : ''}`,
+    details: [result],
+  });
 }
 
 function parseInput(raw: DelegatedTaskInput): DelegatedTask {
@@ -363,13 +628,12 @@ function parseInput(raw: DelegatedTaskInput): DelegatedTask {
   return parsed.data;
 }
 
-function describeWait(agent: string, task: RemoteTask, waitingOn: string, turn: number): string {
+function describeWait(agent: string, s: Delegation, waitingOn: string): string {
+  const task = s.task;
   const head = `**${agent}** task \`${task.taskId ?? '(not created yet)'}\`: ${task.state ?? 'sending'}`;
-  if (waitingOn === 'human') return `${head}\n\nWaiting on a human (question turn ${turn}):\n\n> ${task.text ?? ''}\n\nAnswer with the \`answer\` update or signal.`;
-  if (waitingOn === 'operator') return `${head}\n\nWaiting on an operator:\n\n> ${task.text ?? ''}`;
-  return task.text ? `${head}\n\n> ${task.text}` : head;
-}
-
-function addMs(d: Duration, extra: number): number {
-  return msToNumber(d) + extra;
+  const problem = s.problem ? `\n\n**Not watched**: ${s.problem.error} (since ${s.problem.since}); still trying.` : '';
+  if (s.unresolvedSend) return `${head}\n\nWaiting on an operator:\n\n> ${s.unresolvedSend}`;
+  if (waitingOn === 'human') return `${head}\n\nWaiting on a human (question turn ${s.question?.turn}):\n\n> ${task.text ?? ''}\n\nAnswer with the \`answer\` update or signal.${problem}`;
+  if (waitingOn === 'operator') return `${head}\n\nWaiting on an operator:\n\n> ${task.text ?? ''}${problem}`;
+  return (task.text ? `${head}\n\n> ${task.text}` : head) + problem;
 }

@@ -1,0 +1,32 @@
+// One GetTask, for a wait that holds no watch (a question a human is thinking about): notices a
+// task that was cancelled, failed or expired at the agent meanwhile.
+import { TaskNotFoundError } from '../a2a';
+import type { AgentRef } from '../workflows/delegated-task-input';
+import type { Observation } from '../workflows/delegated-task-messages';
+import type { AgentDirectory } from './agents';
+import { withTypedFailures } from './failures';
+import { observeTask } from './observe';
+import { ApplicationFailure } from '@temporalio/common';
+
+export function createGetRemoteTask(agents: AgentDirectory) {
+  return async function getRemoteTask(input: { agent: AgentRef; taskId: string }): Promise<Observation> {
+    return withTypedFailures(async () => {
+      const client = await agents.client(input.agent);
+      try {
+        const o = observeTask(await client.getTask({ id: input.taskId, historyLength: 0 }), 'poll');
+        // The workflow keeps the artifacts it has; a poll only needs the status.
+        delete o.artifacts;
+        return o;
+      } catch (err) {
+        if (err instanceof TaskNotFoundError) {
+          throw ApplicationFailure.create({
+            type: 'RemoteTaskLost',
+            nonRetryable: true,
+            message: `agent ${input.agent.name} no longer knows task ${input.taskId} (GetTask: ${err.message}); it may have restarted without its tasks`,
+          });
+        }
+        throw err;
+      }
+    });
+  };
+}
