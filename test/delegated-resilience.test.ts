@@ -53,7 +53,7 @@ describe('with in-process workers', () => {
     try {
       const handle = await suite.start({ agent: { name: 'code-reviewer', url: proxy.baseUrl }, message: { text: DIFF } });
       const q = await waitForStatus(handle, (x) => x.waitingOn === 'human', 'the question');
-      proxy.cutNext((body) => body.includes(`${handle.workflowId}/1`));
+      proxy.cutNext((body) => new RegExp(`"${handle.workflowId}/[^"]*/1"`).test(body)); // the answer to turn 1
       const reply = await answerTask(suite.client, handle.workflowId, { text: 'main' });
       expect(proxy.cut).toHaveLength(1);
       expect(reply.state).toBe('TASK_STATE_COMPLETED');
@@ -121,6 +121,40 @@ describe('a worker killed while waiting', () => {
       await deployer.close();
     }
   }, 120_000);
+});
+
+describe('a worker killed right after the alert, at the default heartbeat policy', () => {
+  const queue = uniqueQueue('handover');
+
+  it('hands the watch over within seconds, so an approval made meanwhile is noticed at once', async () => {
+    const deployer = await startDeployer();
+    const sink = await startAlertSink();
+    const env = { PLANNER_ALERT_SINKS: 'webhook', PLANNER_ALERT_WEBHOOK_URL: sink.url };
+    let worker = await startChildWorker(queue, env);
+    try {
+      // No watch policy given: the defaults are what is measured.
+      const deploy = await start(suite.client, queue, { agent: { name: 'deployer', url: deployer.baseUrl }, message: { text: DEPLOY } });
+      suite.track(deploy.workflowId);
+      const a = await waitForStatus(deploy, (x) => x.waitingOn === 'operator', 'AUTH_REQUIRED');
+      await eventually(() => sink.forWorkflow(deploy.workflowId)[0], 'the auth alert');
+      await worker.kill('SIGKILL');
+      worker = await startChildWorker(queue, env);
+      const approvedAt = Date.now();
+      await deployer.approve(a.taskId!);
+      const result = await Promise.race([
+        deploy.result(),
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('not completed 30 s after the approval')), 30_000)),
+      ]);
+      expect(result.state).toBe('TASK_STATE_COMPLETED');
+      // The first lease heartbeats every 10 s / 3; a dead worker's watch is retried after 10 s.
+      expect(Date.now() - approvedAt).toBeLessThan(20_000);
+      expect(new Set(sink.forWorkflow(deploy.workflowId).map((x) => x.idempotencyKey)).size).toBe(1);
+    } finally {
+      await worker.kill('SIGTERM');
+      await sink.close();
+      await deployer.close();
+    }
+  }, 90_000);
 });
 
 itReplaysItsHistories(suite);

@@ -239,7 +239,8 @@ class Delegation {
 
   private whyNotAnswerable(a: Answer): string | undefined {
     const q = this.question;
-    if (this.task.state !== 'TASK_STATE_INPUT_REQUIRED' || !q) return `the task is not waiting for input (state ${this.task.state ?? 'unknown'})`;
+    if (this.task.state !== 'TASK_STATE_INPUT_REQUIRED') return `the task is not waiting for input (state ${this.task.state ?? 'unknown'})`;
+    if (!q) return 'the agent is asking a question that is not published yet; read it (planner status) and answer that';
     if (!this.questionIsCurrent()) return `the agent has asked something new since question ${q.turn}; read it (planner status) and answer that`;
     if (this.pendingAnswer) return `question ${q.turn} already has an answer being sent`;
     if (a.turn !== undefined && a.turn !== q.turn) return `the answer names turn ${a.turn}, but the current question is turn ${q.turn}`;

@@ -1,8 +1,9 @@
 /** Serves one SDK-built agent on loopback over JSON-RPC and HTTP+JSON, with recording. */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import express from 'express';
-import { AGENT_CARD_PATH, taskStateToJSON, type AgentSkill } from '@a2a-js/sdk';
+import express, { type RequestHandler } from 'express';
+import { RestTaskNotFoundError, toRestErrorBody } from '@a2a-js/sdk/errors';
+import { A2A_CONTENT_TYPE, AGENT_CARD_PATH, taskStateToJSON, type AgentSkill } from '@a2a-js/sdk';
 import {
   DefaultRequestHandler,
   InMemoryPushNotificationStore,
@@ -43,6 +44,11 @@ export interface AgentOptions {
   dropStreams?: number;
   /** Which interface is listed first in supportedInterfaces (default JSONRPC). */
   preferredBinding?: Binding;
+  /**
+   * Refuse every SubscribeToTask with TASK_NOT_FOUND ("no active execution"), as a2a-go v2 does for
+   * a task whose execution has finished or that this process is not running (-32001 / HTTP 404).
+   */
+  refuseSubscriptions?: boolean;
 }
 
 /** What a concrete agent plugs into the server. */
@@ -59,6 +65,23 @@ export interface AgentSpec {
   description: string;
   skills: AgentSkill[];
   createBehaviour(env: { baseUrl: string }): AgentBehaviour;
+}
+
+/** Middleware that answers SubscribeToTask with TASK_NOT_FOUND on each binding, when asked to. */
+function refuseSubscriptions(on: boolean): { jsonrpc: RequestHandler; rest: RequestHandler } {
+  const message = 'no active execution';
+  return {
+    jsonrpc: (req, res, next) => {
+      const body = req.body as { method?: unknown; id?: unknown } | undefined;
+      if (!on || body?.method !== 'SubscribeToTask') return next();
+      res.status(200).json({ jsonrpc: '2.0', id: body.id ?? null, error: { code: -32001, message } });
+    },
+    rest: (req, res, next) => {
+      if (!on || !/\/tasks\/[^/]+:subscribe$/.test(req.path)) return next();
+      res.setHeader('Content-Type', A2A_CONTENT_TYPE);
+      res.status(404).json(toRestErrorBody(new RestTaskNotFoundError({ message }), 404));
+    },
+  };
 }
 
 /** All callers are unauthenticated; one owner keeps out-of-band lookups (taskState) in the same scope. */
@@ -101,14 +124,17 @@ export async function startAgent(spec: AgentSpec, opts: AgentOptions = {}): Prom
   const streamPolicy = dropFirstStreams(opts.dropStreams ?? 0);
 
   app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: handler }));
+  const refuse = refuseSubscriptions(opts.refuseSubscriptions ?? false);
   app.use(
     JSONRPC_PATH,
     ...recordA2A('JSONRPC', log, streamPolicy),
+    refuse.jsonrpc,
     jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }),
   );
   app.use(
     REST_PATH,
     ...recordA2A('HTTP+JSON', log, streamPolicy),
+    refuse.rest,
     restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }),
   );
   app.post('/approve/:taskId', (req, res) => {
