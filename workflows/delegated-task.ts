@@ -2,6 +2,7 @@
 // through questions (INPUT_REQUIRED) and out-of-band approvals (AUTH_REQUIRED), for as long as it
 // takes: the run continues as new before its history grows large, carrying what it knows.
 import {
+  ActivityFailure,
   ApplicationFailure,
   CancellationScope,
   allHandlersFinished,
@@ -42,6 +43,7 @@ import {
 } from './delegated-task-messages';
 import { RemoteTask, artifactKey, type RemoteTaskSnapshot } from './remote-task';
 import { A2aAgent, A2aTaskId, A2aTaskState, PlanId, PlannerWaitingOn } from './search-attributes';
+import { describeFailure, innermostCause } from './failure-cause';
 import { legacyDelegatedTask } from './v1/delegated-task';
 
 /** Histories begun before this marker run the frozen v1 code (workflows/v1/). */
@@ -570,7 +572,7 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput, carry?: Del
       s.closing = isCancellation(err) ? 'cancelled' : 'failed';
       await CancellationScope.nonCancellable(() => condition(allHandlersFinished));
     }
-    throw err;
+    throw withTypedCause(err, agent.name, s.task.taskId);
   } finally {
     if (!continuing) await stopWatching();
   }
@@ -588,6 +590,22 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput, carry?: Del
       }
     }
   }
+}
+
+/**
+ * A failed call fails the workflow with the innermost typed cause in its own type and message
+ * (`RemoteTaskLost: agent deployer no longer knows task … (activity watchRemoteTask)`), not with
+ * "Activity task failed"; the chain stays attached as the cause.
+ */
+function withTypedCause(err: unknown, agentName: string, taskId: string | undefined): unknown {
+  if (!(err instanceof ActivityFailure) || isCancellation(err)) return err;
+  const inner = innermostCause(err);
+  return ApplicationFailure.create({
+    type: inner instanceof ApplicationFailure && inner.type ? inner.type : (inner?.name ?? 'ActivityFailure'),
+    nonRetryable: true,
+    message: `${agentName} task ${taskId ?? '(not created)'}: ${describeFailure(err)}`,
+    cause: err,
+  });
 }
 
 /** condition() with an optional timeout; true when `fn` came true. */
