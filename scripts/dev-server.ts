@@ -15,6 +15,8 @@ export interface DevServerOptions {
   namespace?: string;
   logFile?: string; // server's stdout/stderr; default: ignored
   log?: (line: string) => void;
+  /** Dynamic config for dispatch latency; default DISPATCH_TUNING ({} gives the server's own defaults). */
+  dispatchTuning?: Readonly<Record<string, number | string>>;
 }
 
 export interface DevServer {
@@ -37,12 +39,32 @@ export async function freePort(ip = '127.0.0.1'): Promise<number> {
   });
 }
 
-export function devServerArgs(o: Required<Pick<DevServerOptions, 'dbFile' | 'ip' | 'namespace'>> & { port: number; uiPort: number | false }): string[] {
+/**
+ * Dynamic config of the embedded server for dispatch latency (measured with `npx tsx bench/dispatch.ts`,
+ * figures in docs/architecture.md, "Dispatch latency of the embedded server"). Safe on one process:
+ * the dev server has one history shard and no clock skew between hosts. Keys: server v1.29.1
+ * common/dynamicconfig/constants.go.
+ */
+export const DISPATCH_TUNING: Readonly<Record<string, number | string>> = {
+  // Transfer queue, which hands every new workflow task and activity to matching: its reader may
+  // poll 20 times a second per shard by default, so each step waited up to 50 ms for its turn.
+  'history.transferProcessorMaxPollRPS': 1000,
+  // Timer queue (timers, retry backoffs, timeouts): the same 20-a-second cap, hit once timers fire on time.
+  'history.timerProcessorMaxPollRPS': 1000,
+  // New timer tasks are scheduled no earlier than now + this (default 1s, a margin for clock skew
+  // between history hosts): a 10 ms timer fired after about a second.
+  'history.timerProcessorMaxTimeShift': '10ms',
+};
+
+export function devServerArgs(
+  o: Required<Pick<DevServerOptions, 'dbFile' | 'ip' | 'namespace'>> & { port: number; uiPort: number | false; dispatchTuning?: Readonly<Record<string, number | string>> },
+): string[] {
   const args = ['server', 'start-dev', '--ip', o.ip, '--port', String(o.port), '--namespace', o.namespace, '--db-filename', o.dbFile];
   args.push('--sqlite-pragma', 'journal_mode=WAL', '--sqlite-pragma', 'synchronous=OFF');
   for (const key of plannerSearchAttributes) args.push('--search-attribute', `${key.name}=Keyword`);
   // SDK 1.24 sends worker heartbeats; the server rejects them unless this is on.
   args.push('--dynamic-config-value', 'frontend.WorkerHeartbeatsEnabled=true');
+  for (const [key, value] of Object.entries(o.dispatchTuning ?? DISPATCH_TUNING)) args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
   args.push('--log-level', 'warn');
   if (o.uiPort === false) args.push('--headless');
   else args.push('--ui-port', String(o.uiPort));
@@ -68,7 +90,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   const namespace = opts.namespace ?? 'default';
   mkdirSync(dirname(opts.dbFile), { recursive: true });
   const out = opts.logFile ? openSync(opts.logFile, 'a') : 'ignore';
-  const child = spawn(bin, devServerArgs({ dbFile: opts.dbFile, ip, port, uiPort, namespace }), {
+  const child = spawn(bin, devServerArgs({ dbFile: opts.dbFile, ip, port, uiPort, namespace, dispatchTuning: opts.dispatchTuning }), {
     stdio: ['ignore', out, out],
   });
   if (typeof out === 'number') closeSync(out);
