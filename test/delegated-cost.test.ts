@@ -40,7 +40,7 @@ it('an instant task, one question and one approval stay within their event budge
   expect(c2.events).toBeLessThanOrEqual(34);
   expect(c3.events).toBeLessThanOrEqual(21);
   expect(c3.types.WorkflowExecutionSignaled ?? 0).toBe(0); // approval to completion needs no signal
-  expect(c1.types.WorkflowTaskFailed ?? 0).toBe(0);
+  for (const c of [c1, c2, c3]) expect(c.types.WorkflowTaskFailed ?? 0).toBe(0); // no signal races the watch's end
 });
 
 itReplaysItsHistories(suite);
