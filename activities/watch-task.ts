@@ -135,7 +135,9 @@ class Watch {
   readonly view: RemoteTask;
   alerted?: number;
   private readonly reporter: Reporter;
+  /** The view last scheduled for a signal, and the one the workflow has (known, signalled or returned). */
   private reportedKey: string;
+  private sentKey: string;
   private readonly deadline: number;
   private failing?: { since: number; error: string; reported: boolean };
 
@@ -148,10 +150,12 @@ class Watch {
     const k = input.known;
     this.view = RemoteTask.from({ taskId: input.taskId, state: k.state, timestamp: k.timestamp, text: k.text, version: 0, authEntries: 0, artifacts: [] });
     this.reportedKey = this.keyOf(k.artifacts);
+    this.sentKey = this.reportedKey;
     this.deadline = Date.now() + input.leaseMs;
     this.reporter = new Reporter(async (o) => {
       try {
         await workflow.signal(observeSignal, o);
+        this.sentKey = keyOfObservation(o);
       } catch (err) {
         // The workflow has closed: nobody is left to watch for.
         if (err instanceof WorkflowNotFoundError) throw new CancelledFailure('workflow closed');
@@ -171,7 +175,8 @@ class Watch {
 
   /** The latest view, when the workflow does not have it yet. */
   result(): Observation | undefined {
-    if (this.key() === this.reportedKey) return undefined;
+    // A report still waiting out its coalesce time when the lease ends travels in the result instead.
+    if (this.key() === this.sentKey) return undefined;
     return this.observation('get');
   }
 
@@ -365,7 +370,7 @@ class Watch {
 
   private keyOf(artifacts: string): string {
     const v = this.view;
-    return `${v.state}|${v.timestamp}|${v.text}|${artifacts}`;
+    return statusKey(v.state, v.timestamp, v.text, artifacts);
   }
 
   private key(): string {
@@ -385,6 +390,14 @@ class Watch {
     if (wait > 0) await Context.current().sleep(wait);
     this.endIfLeaseOver();
   }
+}
+
+function statusKey(state: string | undefined, timestamp: string | undefined, text: string | undefined, artifacts: string): string {
+  return `${state}|${timestamp}|${text}|${artifacts}`;
+}
+
+function keyOfObservation(o: Observation): string {
+  return statusKey(o.status?.state, o.status?.timestamp, o.status?.text, artifactKey(o.artifacts ?? []));
 }
 
 function isTimeout(err: unknown, phase: string): boolean {
