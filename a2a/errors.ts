@@ -6,8 +6,12 @@
  * trying the same call again can help: throttling (408, 429), server trouble (5xx,
  * -32603) and the network can; protocol errors and schema violations cannot.
  *
- * Messages always start with `agent <name> (<url>): ` and never contain credentials: text that
- * came from the peer is cleaned and scrubbed of the client's secrets before it is used.
+ * Messages always start with `agent <name> (<url>) <Operation>: ` (the operation when known), so
+ * a failure names who failed at which call, and never contain credentials: text that came from
+ * the peer is cleaned and scrubbed of the client's secrets before it is used.
+ *
+ * The codes and ErrorInfo reasons are those the A2A SDKs send (read in their sources: a2a-go v2,
+ * a2a-python 1.x, a2a-java, a2a-js), not only the spec's table; see test/a2a/sdk-error-codes.test.ts.
  */
 import { JsonRpcErrorObjectSchema, RestErrorBodySchema, type JsonRpcErrorObject } from './schema';
 import { SseReadError } from './sse';
@@ -145,6 +149,36 @@ export class InternalError extends A2AError {
   constructor(m: string, d?: A2AErrorDetails) { super(m, true, d); }
 }
 
+// --- Codes beyond the spec's table that SDKs send --------------------------------------------
+
+/**
+ * The caller is not authenticated: a2a-go's -31401 / reason UNAUTHENTICATED (it refuses ListTasks
+ * to callers without a user), HTTP 401 on HTTP+JSON and from auth proxies. No retry helps until
+ * the credentials change.
+ */
+export class UnauthenticatedError extends A2AError {
+  static readonly code = -31401;
+  static readonly errorReason = 'UNAUTHENTICATED';
+  static readonly hint = "configure this agent's credentials in A2A_AGENT_CREDENTIALS (docs/a2a-client.md)";
+  override readonly name = 'UnauthenticatedError';
+  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
+}
+/** The credentials may not do this call: a2a-go's -31403 / reason UNAUTHORIZED, HTTP 403 PERMISSION_DENIED. */
+export class PermissionDeniedError extends A2AError {
+  static readonly code = -31403;
+  static readonly errorReason = 'UNAUTHORIZED';
+  static readonly hint = "the configured credentials may not make this call; ask the agent's operator for access";
+  override readonly name = 'PermissionDeniedError';
+  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
+}
+/** JSON-RPC's implementation-defined server error, -32000 (a2a-go's ErrServerError, reason SERVER_ERROR): retryable like -32603. */
+export class ServerError extends A2AError {
+  static readonly code = -32000;
+  static readonly errorReason = 'SERVER_ERROR';
+  override readonly name = 'ServerError';
+  constructor(m: string, d?: A2AErrorDetails) { super(m, true, d); }
+}
+
 // --- HTTP, transport and local errors -------------------------------------------------------
 
 /** A status that maps to no A2A error. Retryable for 408, 429 and 5xx (except 501 and 505). */
@@ -184,10 +218,15 @@ export class NoCompatibleInterfaceError extends A2AError {
   override readonly name = 'NoCompatibleInterfaceError';
   constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
 }
-/** The peer sent an error we have no class for (custom JSON-RPC code, unknown reason). */
+/**
+ * The peer sent an error we have no class for (custom JSON-RPC code, unknown reason). Retryable
+ * only when it came with a retryable HTTP status (a 503 with a reason nobody knows is still a 503).
+ */
 export class UnknownRemoteError extends A2AError {
   override readonly name = 'UnknownRemoteError';
-  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
+  constructor(m: string, d?: A2AErrorDetails) {
+    super(m, d?.status !== undefined && d.status >= 400 && retryableStatus(d.status), d);
+  }
 }
 /** A2A_AGENT_CREDENTIALS is malformed. The message names the agent and field, never the value. */
 export class CredentialsConfigError extends A2AError {
@@ -220,15 +259,39 @@ const A2A_CLASSES = [
   VersionNotSupportedError,
 ] as const;
 
+const SDK_CLASSES = [UnauthenticatedError, PermissionDeniedError, ServerError] as const;
+
 const BY_CODE = new Map<number, RemoteErrorClass>([
-  ...A2A_CLASSES.map((c): [number, RemoteErrorClass] => [c.code, c]),
+  ...[...A2A_CLASSES, ...SDK_CLASSES].map((c): [number, RemoteErrorClass] => [c.code, c]),
   [JsonRpcParseError.code, JsonRpcParseError],
   [InvalidRequestError.code, InvalidRequestError],
   [MethodNotFoundError.code, MethodNotFoundError],
   [InvalidParamsError.code, InvalidParamsError],
   [InternalError.code, InternalError],
 ]);
-const BY_REASON = new Map<string, RemoteErrorClass>(A2A_CLASSES.map((c) => [c.errorReason, c]));
+/**
+ * ErrorInfo reasons. Besides the spec's A2A reasons, SDKs name the generic errors too, each in
+ * its own words: a2a-go and a2a-python/js use PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND,
+ * INVALID_PARAMS, INTERNAL_ERROR; a2a-java uses its enum names (JSON_PARSE, INTERNAL).
+ */
+const BY_REASON = new Map<string, RemoteErrorClass>([
+  ...[...A2A_CLASSES, ...SDK_CLASSES].map((c): [string, RemoteErrorClass] => [c.errorReason, c]),
+  ['PERMISSION_DENIED', PermissionDeniedError],
+  ['PARSE_ERROR', JsonRpcParseError],
+  ['JSON_PARSE', JsonRpcParseError],
+  ['INVALID_REQUEST', InvalidRequestError],
+  ['METHOD_NOT_FOUND', MethodNotFoundError],
+  ['INVALID_PARAMS', InvalidParamsError],
+  ['INTERNAL_ERROR', InternalError],
+  ['INTERNAL', InternalError],
+]);
+/** Reasons that say nothing (a2a-python's UNKNOWN_ERROR for an unmapped error): the status decides. */
+const EMPTY_REASONS = new Set(['UNKNOWN_ERROR']);
+/** Statuses that mean the same with any body, JSON or not: an auth proxy answers before the agent does. */
+const AUTH_BY_STATUS = new Map<number, RemoteErrorClass>([
+  [401, UnauthenticatedError],
+  [403, PermissionDeniedError],
+]);
 
 /**
  * REST statuses that identify an A2A error without an ErrorInfo. Only statuses that mean one
@@ -236,6 +299,7 @@ const BY_REASON = new Map<string, RemoteErrorClass>(A2A_CLASSES.map((c) => [c.er
  * bare 400 is never guessed (spec §11.6).
  */
 const BY_STATUS_WITHOUT_REASON = new Map<number, RemoteErrorClass>([
+  ...AUTH_BY_STATUS,
   [404, TaskNotFoundError],
   [409, TaskNotCancelableError], // v1.0.0
   [415, ContentTypeNotSupportedError], // v1.0.0
@@ -244,7 +308,15 @@ const BY_STATUS_WITHOUT_REASON = new Map<number, RemoteErrorClass>([
 const BY_RPC_STATUS = new Map<string, RemoteErrorClass>([
   ['INVALID_ARGUMENT', InvalidParamsError],
   ['INTERNAL', InternalError],
+  ['UNAUTHENTICATED', UnauthenticatedError],
+  ['PERMISSION_DENIED', PermissionDeniedError],
 ]);
+
+/** What to do about it, for the classes that have advice. */
+function hintFor(cls: RemoteErrorClass | undefined): string {
+  const hint = (cls as { hint?: unknown } | undefined)?.hint;
+  return typeof hint === 'string' ? ` (${hint})` : '';
+}
 
 // --- Context, cleaning and helpers ------------------------------------------------------------
 
@@ -282,7 +354,7 @@ export function cleanText(s: string, secrets: readonly string[] = [], max = 300)
 }
 
 function prefix(ctx: ErrorContext): string {
-  return `agent ${ctx.agent} (${displayUrl(ctx.url)}): `;
+  return `agent ${ctx.agent} (${displayUrl(ctx.url)})${ctx.operation ? ` ${ctx.operation}` : ''}: `;
 }
 
 function details(ctx: ErrorContext, extra: A2AErrorDetails = {}): A2AErrorDetails {
@@ -340,7 +412,7 @@ export function errorFromJsonRpc(
   const reason = errorInfoReason(err.data);
   const cls = BY_CODE.get(err.code) ?? (reason !== undefined ? BY_REASON.get(reason) : undefined);
   const label = cls ? '' : 'unrecognized error ';
-  const text = `${label}${err.code}${reason ? ` ${reason}` : ''}: ${cleanText(err.message, ctx.secrets)}`;
+  const text = `${label}${err.code}${reason ? ` ${reason}` : ''}: ${cleanText(err.message, ctx.secrets)}${hintFor(cls)}`;
   const d = details(ctx, { jsonRpcCode: err.code, ...http });
   if (reason !== undefined) d.reason = reason;
   return new (cls ?? UnknownRemoteError)(prefix(ctx) + text, d);
@@ -401,10 +473,12 @@ function statusError(
   ctx: ErrorContext,
   http: { status: number; retryAfterMs?: number },
   text: string,
-): HttpStatusError {
+): A2AError {
   const after = http.retryAfterMs !== undefined ? ` (retry after ${http.retryAfterMs} ms)` : '';
   const st = res.statusText ? ` ${cleanText(res.statusText, ctx.secrets, 60)}` : '';
-  const msg = `HTTP ${res.status}${st}${after}${text ? `: ${text}` : ''}`;
+  const auth = AUTH_BY_STATUS.get(res.status);
+  const msg = `HTTP ${res.status}${st}${after}${text ? `: ${text}` : ''}${hintFor(auth)}`;
+  if (auth) return new auth(prefix(ctx) + msg, details(ctx, http));
   return new HttpStatusError(prefix(ctx) + msg, res.status, details(ctx, http));
 }
 
@@ -418,13 +492,14 @@ function errorFromRestStatus(
   const message = cleanText(e.message ?? '', ctx.secrets);
   const d = details(ctx, http);
   if (reason !== undefined) d.reason = reason;
-  const byReason = reason !== undefined ? BY_REASON.get(reason) : undefined;
+  const telling = reason !== undefined && !EMPTY_REASONS.has(reason) ? reason : undefined;
+  const byReason = telling !== undefined ? BY_REASON.get(telling) : undefined;
   const head = `HTTP ${httpStatus}${e.status ? ` ${cleanText(e.status, ctx.secrets, 40)}` : ''}${reason ? ` ${reason}` : ''}`;
   const text = `${head}${message ? `: ${message}` : ''}`;
-  if (byReason) return new byReason(prefix(ctx) + text, d);
-  if (reason !== undefined) return new UnknownRemoteError(prefix(ctx) + `unrecognized error ${text}`, d);
+  if (byReason) return new byReason(prefix(ctx) + text + hintFor(byReason), d);
+  if (telling !== undefined) return new UnknownRemoteError(prefix(ctx) + `unrecognized error ${text}`, d);
   const byStatus = BY_STATUS_WITHOUT_REASON.get(httpStatus) ?? (e.status ? BY_RPC_STATUS.get(e.status) : undefined);
-  if (byStatus) return new byStatus(prefix(ctx) + text, d);
+  if (byStatus) return new byStatus(prefix(ctx) + text + hintFor(byStatus), d);
   if (httpStatus >= 200 && httpStatus < 300) return new UnknownRemoteError(prefix(ctx) + `error body with ${text}`, d);
   return new HttpStatusError(prefix(ctx) + text, httpStatus, d);
 }

@@ -202,7 +202,7 @@ describe.each(BINDINGS)('A2A client over %s against SDK agents', (binding) => {
         const e = await thrown(call);
         expect(e.name).toBe('TaskNotFoundError');
         expect(isRetryable(e)).toBe(false);
-        expect(e.message).toMatch(/^agent code-reviewer \(http:\/\/127\.0\.0\.1:\d+\/a2a\/(jsonrpc|rest)\): /);
+        expect(e.message).toMatch(/^agent code-reviewer \(http:\/\/127\.0\.0\.1:\d+\/a2a\/(jsonrpc|rest)\) [A-Z][A-Za-z]+: /);
       }
     });
 
