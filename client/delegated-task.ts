@@ -5,7 +5,14 @@ import type { Client, WorkflowHandle } from '@temporalio/client';
 import { DelegatedTaskWorkflow } from '../workflows/delegated-task';
 import { describeIssues } from '../a2a/validate';
 import { DelegatedTaskInputSchema, type DelegatedTaskInput } from '../workflows/delegated-task-input';
-import { answerUpdate, type Answer, type AnswerResult } from '../workflows/delegated-task-messages';
+import {
+  answerUpdate,
+  resolveSendUpdate,
+  type Answer,
+  type AnswerResult,
+  type DelegatedTaskStatus,
+  type SendResolution,
+} from '../workflows/delegated-task-messages';
 import { A2aAgent, PlanId, PlannerWaitingOn } from '../workflows/search-attributes';
 
 export class InvalidInputError extends Error {
@@ -49,4 +56,9 @@ export async function startDelegatedTask(
 
 export function answerTask(client: Client, workflowId: string, answer: Answer): Promise<AnswerResult> {
   return client.workflow.getHandle(workflowId).executeUpdate(answerUpdate, { args: [answer] });
+}
+
+/** The operator's decision on a first message whose reply was lost (`status.unresolvedSend`). */
+export function resolveSend(client: Client, workflowId: string, resolution: SendResolution): Promise<DelegatedTaskStatus> {
+  return client.workflow.getHandle(workflowId).executeUpdate(resolveSendUpdate, { args: [resolution] });
 }
