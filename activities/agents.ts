@@ -11,6 +11,11 @@ import {
 import type { AgentRef } from '../workflows/delegated-task-input';
 
 const CARD_TTL_MS = 5 * 60_000;
+/**
+ * What one stream frame or response from an agent may carry (the a2a/ defaults are 4 and 16 MiB).
+ * Large artifacts reach Temporal through the claim-check codec (payloads/), which has the same cap.
+ */
+export const AGENT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
 export class AgentDirectory {
   private readonly clients = new Map<string, { client: Promise<A2AClient>; at: number }>();
@@ -25,7 +30,13 @@ export class AgentDirectory {
     const hit = this.clients.get(key);
     if (hit && Date.now() - hit.at < CARD_TTL_MS) return hit.client;
     // The client reads the agent's credentials from configuration by this name.
-    const opts: A2AClientOptions = { ...this.options, agentName: agent.name, transport: this.transport };
+    const opts: A2AClientOptions = {
+      maxFrameBytes: AGENT_MAX_MESSAGE_BYTES,
+      maxResponseBytes: AGENT_MAX_MESSAGE_BYTES,
+      ...this.options,
+      agentName: agent.name,
+      transport: this.transport,
+    };
     const client = agent.card
       ? Promise.resolve().then(() => createA2AClient(agent.card!, opts))
       : connectA2A(agent.url!, opts);

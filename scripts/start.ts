@@ -6,6 +6,7 @@ import { loadConfig } from '../worker/config';
 import { createPlannerWorkers } from '../worker/workers';
 import { Client, Connection } from '@temporalio/client';
 import { startPushReceiver, type PushReceiver } from '../client/push-receiver';
+import { payloadSettings, plannerDataConverter } from '../payloads/data-converter';
 import { isServing, startDevServer, type DevServer } from './dev-server';
 
 /** Runs the planner (and a dev server when none answers) until SIGINT/SIGTERM. */
@@ -35,7 +36,7 @@ export async function startPlanner(): Promise<void> {
     if (config.PLANNER_WEBHOOK_SECRET && config.PLANNER_WEBHOOK_BASE_URL) {
       const [host, port] = config.PLANNER_WEBHOOK_LISTEN.split(':');
       receiverConnection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
-      const temporal = new Client({ connection: receiverConnection, namespace: config.TEMPORAL_NAMESPACE });
+      const temporal = new Client({ connection: receiverConnection, namespace: config.TEMPORAL_NAMESPACE, dataConverter: plannerDataConverter(payloadSettings(config)) });
       receiver = await startPushReceiver({ temporal, secret: config.PLANNER_WEBHOOK_SECRET, host, port: Number(port), logger });
       logger.info({ listen: receiver.url, publicUrl: config.PLANNER_WEBHOOK_BASE_URL }, 'push receiver running');
     }

@@ -28,6 +28,12 @@ const ConfigSchema = z.object({
   PLANNER_LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
   /** Where the workflow bundle is prebuilt (skips bundling at start). */
   PLANNER_WORKFLOW_BUNDLE: z.string().min(1).optional(),
+  /** The claim-check blob store (payloads/): a folder, relative to the working directory. */
+  PLANNER_BLOB_DIR: z.string().min(1).default('.planner/blobs'),
+  /** Payloads larger than this go to the blob store; Temporal refuses 2 MB and warns from 512 KiB. */
+  PLANNER_PAYLOAD_OFFLOAD_BYTES: z.coerce.number().int().min(1024).max(512 * 1024, 'at most 524288 (Temporal warns above 512 KiB)').default(128 * 1024),
+  /** The hard cap on one payload, and on one A2A frame or response from an agent. */
+  PLANNER_PAYLOAD_MAX_BYTES: z.coerce.number().int().min(1024 * 1024, 'at least 1048576').default(64 * 1024 * 1024),
 });
 
 export type PlannerConfig = z.output<typeof ConfigSchema>;

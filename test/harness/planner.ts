@@ -5,34 +5,43 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import pino from 'pino';
+import { payloadSettings, plannerDataConverter } from '../../payloads/data-converter';
 import { installRuntime } from '../../worker/logger';
 import { loadConfig, type PlannerConfig } from '../../worker/config';
 import { createPlannerWorkers, type PlannerWorkers } from '../../worker/workers';
 
 const ROOT = join(__dirname, '..', '..');
 
-export function testEnv(): { address: string; namespace: string; bundle: string } {
+export function testEnv(): { address: string; namespace: string; bundle: string; blobDir: string } {
   const address = process.env.TEMPORAL_ADDRESS;
   const bundle = process.env.PLANNER_WORKFLOW_BUNDLE;
-  if (!address || !bundle) throw new Error('jest globalSetup did not run: no TEMPORAL_ADDRESS / PLANNER_WORKFLOW_BUNDLE');
-  return { address, namespace: process.env.TEMPORAL_NAMESPACE ?? 'default', bundle };
+  const dir = process.env.PLANNER_TEST_DIR;
+  if (!address || !bundle || !dir) throw new Error('jest globalSetup did not run: no TEMPORAL_ADDRESS / PLANNER_WORKFLOW_BUNDLE / PLANNER_TEST_DIR');
+  // One blob store per jest run, outside the repository, shared by every worker, client and CLI of the run.
+  return { address, namespace: process.env.TEMPORAL_NAMESPACE ?? 'default', bundle, blobDir: join(dir, 'blobs') };
+}
+
+/** The data converter every client and replay of the run uses: the claim-check codec on the run's blob store. */
+export function testDataConverter(): ReturnType<typeof plannerDataConverter> {
+  return plannerDataConverter(payloadSettings(loadConfig({ PLANNER_BLOB_DIR: testEnv().blobDir })));
 }
 
 export async function connectClient(): Promise<Client> {
   const { address, namespace } = testEnv();
   const connection = await Connection.connect({ address });
-  return new Client({ connection, namespace });
+  return new Client({ connection, namespace, dataConverter: testDataConverter() });
 }
 
 export const uniqueQueue = (suite: string): string => `${suite}-${randomUUID().slice(0, 8)}`;
 
 export function plannerEnv(taskQueue: string, extra: Record<string, string> = {}): Record<string, string> {
-  const { address, namespace, bundle } = testEnv();
+  const { address, namespace, bundle, blobDir } = testEnv();
   return {
     TEMPORAL_ADDRESS: address,
     TEMPORAL_NAMESPACE: namespace,
     PLANNER_TASK_QUEUE: taskQueue,
     PLANNER_WORKFLOW_BUNDLE: bundle,
+    PLANNER_BLOB_DIR: blobDir,
     PLANNER_LOG_LEVEL: 'warn',
     ...extra,
   };
