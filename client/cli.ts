@@ -20,6 +20,8 @@ import type { z } from 'zod';
 import { loadConfig, type PlannerConfig } from '../worker/config';
 import { DelegatedTaskInputSchema, DurationSchema, type DelegatedTaskInput } from '../workflows/delegated-task-input';
 import type { Answer } from '../workflows/delegated-task-messages';
+import { payloadSettings, plannerDataConverter } from '../payloads/data-converter';
+import { readArtifact, writeArtifact } from './artifact';
 import { answerTask, InvalidInputError, startDelegatedTask } from './delegated-task';
 import { describeTask, listInbox, planIdProblem, requireTask, TaskNotFoundError, type TaskSnapshot } from './inbox';
 
@@ -170,6 +172,20 @@ Prints the agent's state after the answer, as JSON. A rejected answer prints why
       options: {},
       positionals: { names: ['WORKFLOW_ID'] },
       run: cancel,
+    },
+  ],
+  [
+    'artifact',
+    {
+      summary: 'write one artifact of a completed delegated task to stdout or a file',
+      usage: 'artifact WORKFLOW_ID NAME [--out FILE]',
+      details: `  NAME        the artifact's name (or its artifactId)
+  --out FILE  write it to FILE instead of stdout
+Text parts are written as UTF-8, raw (file) parts as their bytes, data parts as JSON, in order.`,
+      options: { out: { type: 'string' } },
+      positionals: { names: ['WORKFLOW_ID', 'NAME'] },
+      run: ({ values, positionals }) =>
+        withClient(async (client) => writeArtifact(await readArtifact(client, positionals[0]!, positionals[1]!), str(values, 'out'))),
     },
   ],
 ]);
@@ -400,7 +416,8 @@ async function withClient(fn: (client: Client, config: PlannerConfig) => Promise
     throw new CliFailure(`cannot reach Temporal at ${config.TEMPORAL_ADDRESS} (TEMPORAL_ADDRESS): ${(e as Error).message}`);
   }
   try {
-    return await fn(new Client({ connection, namespace: config.TEMPORAL_NAMESPACE }), config);
+    const dataConverter = plannerDataConverter(payloadSettings(config)); // reads large payloads back from the blob store
+    return await fn(new Client({ connection, namespace: config.TEMPORAL_NAMESPACE, dataConverter }), config);
   } finally {
     await connection.close();
   }

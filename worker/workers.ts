@@ -5,6 +5,7 @@ import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker
 import type { Logger } from 'pino';
 import { createActivities } from '../activities';
 import { AgentDirectory } from '../activities/agents';
+import { payloadSettings, plannerDataConverter } from '../payloads/data-converter';
 import { pushSettings, type PlannerConfig } from './config';
 
 export interface PlannerWorkers {
@@ -19,8 +20,11 @@ export async function createPlannerWorkers(config: PlannerConfig, logger: Logger
   const namespace = config.TEMPORAL_NAMESPACE;
   const connection = await NativeConnection.connect({ address });
   const clientConnection = await Connection.connect({ address });
-  const temporal = new Client({ connection: clientConnection, namespace });
-  const agents = new AgentDirectory();
+  // Large payloads go to the blob store, on both sides: the workers' own and the activities' signals.
+  const dataConverter = plannerDataConverter(payloadSettings(config));
+  const temporal = new Client({ connection: clientConnection, namespace, dataConverter });
+  // An agent may send whatever one payload may hold; the codec keeps it out of history.
+  const agents = new AgentDirectory({ maxFrameBytes: config.PLANNER_PAYLOAD_MAX_BYTES, maxResponseBytes: config.PLANNER_PAYLOAD_MAX_BYTES });
   const activities = createActivities({
     temporal,
     agents,
@@ -42,6 +46,7 @@ export async function createPlannerWorkers(config: PlannerConfig, logger: Logger
     namespace,
     taskQueue: config.PLANNER_TASK_QUEUE,
     ...workflowSource,
+    dataConverter,
     activities: mainActivities,
     maxCachedWorkflows: config.PLANNER_MAX_CACHED_WORKFLOWS,
     shutdownGraceTime: '5s',
@@ -50,6 +55,7 @@ export async function createPlannerWorkers(config: PlannerConfig, logger: Logger
     connection,
     namespace,
     taskQueue: `${config.PLANNER_TASK_QUEUE}-watch`,
+    dataConverter,
     activities: { watchTask },
     maxConcurrentActivityTaskExecutions: config.PLANNER_WATCH_SLOTS,
     // Activities that hold streams for weeks must not cost a poller each; a few pollers fill many slots.

@@ -1,0 +1,73 @@
+// Reading one artifact of a completed delegated task (CLI `planner artifact`, and the API later):
+// the workflow's result, decoded through the planner's data converter, so an artifact that the
+// claim-check codec moved to the blob store comes back whole.
+import { writeFile } from 'node:fs/promises';
+import type { Client } from '@temporalio/client';
+import type { Artifact } from '../a2a/schema';
+import type { DelegatedTaskWorkflow } from '../workflows/delegated-task';
+import type { DelegatedTaskResult } from '../workflows/delegated-task-input';
+import { requireTask } from './inbox';
+
+/** The task has no such artifact, or cannot have one now (running, failed); the message says which. */
+export class ArtifactUnavailableError extends Error {
+  override readonly name = 'ArtifactUnavailableError';
+}
+
+export interface ArtifactContent {
+  workflowId: string;
+  artifactId: string;
+  name?: string;
+  /** The first part's media type, when it names one. */
+  mediaType?: string;
+  /** The parts in order: text as UTF-8, raw as its bytes, data as JSON. */
+  bytes: Buffer;
+}
+
+/**
+ * The artifact called `name` (or with that artifactId) of the completed task `workflowId`.
+ * Throws TaskNotFoundError (client/inbox.ts) or ArtifactUnavailableError.
+ */
+export async function readArtifact(client: Client, workflowId: string, name: string): Promise<ArtifactContent> {
+  const desc = await requireTask(client, workflowId);
+  const status = desc.status.name;
+  if (status === 'RUNNING') throw new ArtifactUnavailableError(`${workflowId} is still running; its artifacts can be read once it completes`);
+  if (status !== 'COMPLETED') throw new ArtifactUnavailableError(`${workflowId} ended ${status}, not COMPLETED: it has no artifacts to read`);
+  const result: DelegatedTaskResult = await client.workflow.getHandle<typeof DelegatedTaskWorkflow>(workflowId).result();
+  const artifacts = result.artifacts ?? [];
+  const artifact = artifacts.find((a) => a.name === name) ?? artifacts.find((a) => a.artifactId === name);
+  if (!artifact) {
+    const names = artifacts.map((a) => JSON.stringify(a.name ?? a.artifactId));
+    throw new ArtifactUnavailableError(`no artifact named ${JSON.stringify(name)} in ${workflowId} (${names.length ? `it has ${names.join(', ')}` : 'it has none'})`);
+  }
+  const mediaType = artifact.parts[0]?.mediaType;
+  return {
+    workflowId,
+    artifactId: artifact.artifactId,
+    ...(artifact.name !== undefined ? { name: artifact.name } : {}),
+    ...(mediaType ? { mediaType } : {}),
+    bytes: contentOf(artifact),
+  };
+}
+
+/** An artifact's content as bytes. A part given by URL is not held by the planner: that is an error naming the URL. */
+export function contentOf(artifact: Artifact): Buffer {
+  return Buffer.concat(
+    artifact.parts.map((p, i) => {
+      if ('text' in p) return Buffer.from(p.text, 'utf8');
+      if ('raw' in p) return Buffer.from(p.raw, 'base64');
+      if ('data' in p) return Buffer.from(`${JSON.stringify(p.data, null, 2)}\n`, 'utf8');
+      throw new ArtifactUnavailableError(`part ${i + 1} of artifact ${JSON.stringify(artifact.name ?? artifact.artifactId)} is a link, not content: ${p.url}`);
+    }),
+  );
+}
+
+/** `planner artifact`: the bytes to `file`, or to stdout. */
+export async function writeArtifact(content: ArtifactContent, file: string | undefined): Promise<number> {
+  if (file !== undefined) {
+    await writeFile(file, content.bytes);
+    process.stderr.write(`wrote ${content.bytes.length} bytes of ${content.name ?? content.artifactId} to ${file}\n`);
+    return 0;
+  }
+  await new Promise<void>((resolve, reject) => process.stdout.write(content.bytes, (err) => (err ? reject(err) : resolve())));
+  return 0;
+}
