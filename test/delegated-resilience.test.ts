@@ -15,7 +15,8 @@ const sent = (agent: AgentHandle, workflowId: string) => agent.log.userMessages.
 
 describe('with in-process workers', () => {
   it('survives a stream dropped while the task is not terminal: GetTask, resubscribe, complete', async () => {
-    const deployer = await startDeployer({ dropStreams: 2 });
+    // Three cuts: the streamed first send, then the first two subscriptions.
+    const deployer = await startDeployer({ dropStreams: 3 });
     try {
       const handle = await suite.start({ agent: { name: 'deployer', url: deployer.baseUrl }, message: { text: DEPLOY }, policies: { watch: fastWatch } });
       const s = await waitForStatus(handle, (x) => x.waitingOn === 'operator', 'AUTH_REQUIRED');

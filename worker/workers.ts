@@ -40,7 +40,7 @@ export async function createPlannerWorkers(config: PlannerConfig, logger: Logger
   const workflowSource: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> = config.PLANNER_WORKFLOW_BUNDLE
     ? { workflowBundle: { codePath: config.PLANNER_WORKFLOW_BUNDLE } }
     : { workflowsPath: require.resolve('../workflows') };
-  const { watchTask, ...mainActivities } = activities;
+  const { watchTask, watchRemoteTask, ...mainActivities } = activities;
   const main = await Worker.create({
     connection,
     namespace,
@@ -56,7 +56,7 @@ export async function createPlannerWorkers(config: PlannerConfig, logger: Logger
     namespace,
     taskQueue: `${config.PLANNER_TASK_QUEUE}-watch`,
     dataConverter,
-    activities: { watchTask },
+    activities: { watchTask, watchRemoteTask },
     maxConcurrentActivityTaskExecutions: config.PLANNER_WATCH_SLOTS,
     // Activities that hold streams for weeks must not cost a poller each; a few pollers fill many slots.
     maxConcurrentActivityTaskPolls: 4,
