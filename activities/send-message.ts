@@ -1,8 +1,33 @@
 // Sends one message (the first one, or an answer on the same task) with a messageId derived from the
 // workflow, so a retry resends the same id. A retry first reconciles: the earlier attempt may have
-// reached the agent even though its reply never reached us.
+// reached the agent even though its reply never reached us. It never resends blindly: when
+// nothing the agent offers can tell, it returns `unresolved` and the workflow asks the operator.
+//
+// Every call runs under the heartbeat, with its own deadline inside the activity's budget, and
+// every failure names the agent, the call and the cause (the a2a errors' messages do).
 import { Context, log } from '@temporalio/activity';
-import { isTerminal, UnsupportedOperationError, type A2AClient, type Message, type Part, type SendMessageResponse, type Task } from '../a2a';
+import { z } from 'zod';
+import {
+  A2AError,
+  AbortedError,
+  InvalidAgentResponseError,
+  MethodNotFoundError,
+  TaskNotFoundError,
+  TimeoutError,
+  UnsupportedOperationError,
+  displayUrl,
+  isInterrupted,
+  isRetryable,
+  isTerminal,
+  type A2AClient,
+  type CallOptions,
+  type Message,
+  type Part,
+  type SendMessageResponse,
+  type StreamResponse,
+  type Task,
+  type TaskState,
+} from '../a2a';
 import type { AgentRef } from '../workflows/delegated-task-input';
 import type { Observation } from '../workflows/delegated-task-messages';
 import type { AgentDirectory } from './agents';
@@ -19,6 +44,12 @@ export interface SendInput {
   /** The question being answered, to tell whether the task has moved on since. */
   question?: { timestamp?: string; text?: string };
   timeoutMs: number;
+  /**
+   * The operator's decision after an `unresolved` outcome. 'resend': send again with the same
+   * messageId without reconciling (on this activity's first attempt only; its own retries
+   * reconcile as usual). adopt: GetTask on that task and return what it shows, sending nothing.
+   */
+  resolution?: 'resend' | { adoptTaskId: string };
 }
 
 export interface SendOutcome {
@@ -28,43 +59,133 @@ export interface SendOutcome {
   text?: string;
   /** True when a retry found the message already delivered and sent nothing. */
   reconciled?: boolean;
+  /** Nothing could tell whether an earlier attempt reached the agent; nothing was sent. */
+  unresolved?: { reason: string };
 }
 
-const HEARTBEAT_MS = 5_000;
+/** What an attempt heartbeats, and so what the next attempt finds in `info.heartbeatDetails`. */
+export interface SendProgress {
+  /** The agent's task for our message, as soon as the wire told us (first stream frame). */
+  taskId?: string;
+  contextId?: string;
+  /** The call under way, so that even a heartbeat timeout (a dead worker) says where it stood. */
+  call?: string;
+}
+const SendProgressSchema = z.object({ taskId: z.string().min(1).optional(), contextId: z.string().optional() });
+
 const RECONCILE_WINDOW_MS = 10 * 60_000;
+/** Cap for one GetTask / ListTasks call; the send itself gets `timeoutMs`. */
+const LOOKUP_CALL_MS = 30_000;
+const LIST_PAGES = 5;
 
 export function createSendMessage(agents: AgentDirectory) {
   return async function sendMessage(input: SendInput): Promise<SendOutcome> {
-    return withTypedFailures(async () => {
-      const ctx = Context.current();
-      const client = await agents.client(input.agent);
-      if (ctx.info.attempt > 1) {
-        const found = await reconcile(client, input, ctx.info.scheduledTimestampMs);
-        if (found) {
-          log.info('earlier attempt reached the agent; not sending again', { messageId: input.messageId, taskId: found.id });
-          return { observation: observeTask(found, 'get'), reconciled: true };
-        }
-      }
-      const ticker = setInterval(() => ctx.heartbeat(), HEARTBEAT_MS);
-      try {
-        const reply = await client.sendMessage(
-          { message: toMessage(input), configuration: { historyLength: 0 } },
-          { signal: ctx.cancellationSignal, timeoutMs: input.timeoutMs },
-        );
-        return outcome(reply);
-      } catch (err) {
-        // A follow-up refused because the task ended meanwhile: report where it ended, never retry blindly.
-        if (input.taskId && err instanceof UnsupportedOperationError) {
-          const task = await client.getTask({ id: input.taskId, historyLength: 0 });
-          if (isTerminal(task.status.state)) return { observation: observeTask(task, 'get') };
-        }
-        throw err;
-      } finally {
-        clearInterval(ticker);
-      }
-    });
+    const ctx = Context.current();
+    // Heartbeat from the very start: the card fetch and the reconcile calls may be slow too.
+    const attempt = new Attempt(ctx, input.agent.name);
+    try {
+      return await withTypedFailures(async () => {
+        const client = await agents.client(input.agent);
+        return await run(client, input, attempt);
+      });
+    } catch (err) {
+      // A cancelled activity reports its cancellation, not the aborted call it was in.
+      if (ctx.cancellationSignal.aborted && ctx.cancellationSignal.reason) throw ctx.cancellationSignal.reason;
+      throw err;
+    } finally {
+      attempt.stop();
+    }
   };
 }
+
+/** One attempt's heartbeat, progress and time budget. */
+class Attempt {
+  readonly progress: SendProgress;
+  private readonly ticker: NodeJS.Timeout;
+  private readonly deadline: number;
+  private readonly budgetMs: number;
+
+  constructor(
+    readonly ctx: Context,
+    readonly agent: string,
+  ) {
+    const carried = SendProgressSchema.safeParse(ctx.info.heartbeatDetails ?? {});
+    if (!carried.success) log.warn('ignoring unreadable heartbeat details of the earlier attempt', { details: String(ctx.info.heartbeatDetails) });
+    this.progress = carried.success ? { ...carried.data } : {};
+    // startToClose counts from the attempt's start, which is about now; keep a margin so our
+    // own named failure arrives before Temporal's anonymous timeout.
+    this.budgetMs = ctx.info.startToCloseTimeoutMs;
+    this.deadline = Date.now() + this.budgetMs - Math.min(2_000, this.budgetMs * 0.1);
+    const hb = ctx.info.heartbeatTimeoutMs;
+    const every = hb ? Math.min(5_000, Math.max(50, Math.floor(hb / 3))) : 5_000;
+    this.beat();
+    this.ticker = setInterval(() => this.beat(), every);
+  }
+
+  private beat(): void {
+    this.ctx.heartbeat({ ...this.progress });
+  }
+
+  /** The task id is known: heartbeat it now, so that even a crash a moment later keeps it. */
+  learn(task: { id: string; contextId?: string }): void {
+    if (this.progress.taskId === task.id) return;
+    this.progress.taskId = task.id;
+    if (task.contextId) this.progress.contextId = task.contextId;
+    this.beat();
+  }
+
+  /** This call's deadline: its cap, within what is left of the budget. */
+  timeFor(op: string, capMs: number, url: string): number {
+    const left = this.deadline - Date.now();
+    if (left <= 0) {
+      throw new TimeoutError(
+        `agent ${this.agent} (${displayUrl(url)}) ${op}: no time left for this call in the activity's budget of ${this.budgetMs} ms (startToCloseTimeout)`,
+        'call',
+        { agent: this.agent, url: displayUrl(url), operation: op },
+      );
+    }
+    return Math.max(1, Math.min(capMs, left));
+  }
+
+  async call<T>(op: string, capMs: number, client: A2AClient, fn: (o: CallOptions) => Promise<T>): Promise<T> {
+    const timeoutMs = this.timeFor(op, capMs, client.url);
+    this.progress.call = op;
+    this.beat();
+    try {
+      return await fn({ signal: this.ctx.cancellationSignal, timeoutMs });
+    } finally {
+      delete this.progress.call;
+    }
+  }
+
+  stop(): void {
+    clearInterval(this.ticker);
+  }
+}
+
+async function run(client: A2AClient, input: SendInput, a: Attempt): Promise<SendOutcome> {
+  const { resolution } = input;
+  if (typeof resolution === 'object') return adopt(client, input, a, resolution.adoptTaskId);
+  const resend = resolution === 'resend' && a.ctx.info.attempt === 1 && a.progress.taskId === undefined;
+  if (!resend && (a.ctx.info.attempt > 1 || a.progress.taskId !== undefined)) {
+    const r = input.taskId ? await reconcileAnswer(client, input, a) : await reconcileFirst(client, input, a);
+    if (r.kind === 'found') {
+      log.info('earlier attempt reached the agent; not sending again', { messageId: input.messageId, taskId: r.task.id });
+      return { observation: observeTask(r.task, 'get'), reconciled: true };
+    }
+    if (r.kind === 'unknown') {
+      log.warn('cannot tell whether an earlier attempt reached the agent; not sending', { messageId: input.messageId, reason: r.reason });
+      return { unresolved: { reason: r.reason } };
+    }
+  }
+  if (!input.taskId && client.card.capabilities.streaming === true) {
+    const streamed = await sendStreaming(client, input, a);
+    if (streamed !== 'refused') return streamed;
+  }
+  return sendBlocking(client, input, a);
+}
+
+// --- Sending ----------------------------------------------------------------------------------
 
 function toMessage(input: SendInput): Message {
   const parts: Part[] = [];
@@ -80,41 +201,202 @@ function toMessage(input: SendInput): Message {
   };
 }
 
-function outcome(reply: SendMessageResponse): SendOutcome {
+async function sendBlocking(client: A2AClient, input: SendInput, a: Attempt): Promise<SendOutcome> {
+  try {
+    const reply = await a.call('SendMessage', input.timeoutMs, client, (o) =>
+      client.sendMessage({ message: toMessage(input), configuration: { historyLength: 0 } }, o),
+    );
+    return outcome(reply, input, client);
+  } catch (err) {
+    // A follow-up refused because the task ended meanwhile: report where it ended, never retry blindly.
+    if (input.taskId && err instanceof UnsupportedOperationError) {
+      const task = await a.call('GetTask', LOOKUP_CALL_MS, client, (o) => client.getTask({ id: input.taskId!, historyLength: 0 }, o));
+      if (isTerminal(task.status.state)) return { observation: observeTask(task, 'get') };
+    }
+    throw err;
+  }
+}
+
+function outcome(reply: SendMessageResponse, input: SendInput, client: A2AClient): SendOutcome {
   if ('message' in reply && reply.message) return { message: reply.message, text: messageText(reply.message) };
   if ('task' in reply && reply.task) return { observation: observeTask(reply.task, 'send') };
-  throw new Error('SendMessage reply has neither task nor message');
+  throw new InvalidAgentResponseError(`agent ${input.agent.name} (${displayUrl(client.url)}) SendMessage: the reply has neither a task nor a message`);
 }
+
+/** Where the blocking call returns: the task is over, or waits on someone. */
+const stops = (s: TaskState): boolean => isTerminal(s) || isInterrupted(s);
+
+/**
+ * The first message as SendStreamingMessage: its first frame names the task, which is
+ * heartbeated at once, so a retry can ask GetTask instead of guessing. Read like the blocking
+ * call: until the task is terminal or interrupted, then return the merged snapshot.
+ * 'refused' when the agent turns the stream down before any frame (the blocking call follows).
+ */
+async function sendStreaming(client: A2AClient, input: SendInput, a: Attempt): Promise<SendOutcome | 'refused'> {
+  const op = 'SendStreamingMessage';
+  const timeoutMs = a.timeFor(op, input.timeoutMs, client.url);
+  const abort = new AbortController();
+  const onCancel = (): void => abort.abort();
+  a.ctx.cancellationSignal.addEventListener('abort', onCancel, { once: true });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    abort.abort();
+  }, timeoutMs);
+  a.progress.call = op;
+  let snapshot: Task | undefined;
+  let frames = 0;
+  try {
+    const stream = client.sendStreamingMessage({ message: toMessage(input), configuration: { historyLength: 0 } }, { signal: abort.signal });
+    for await (const frame of stream) {
+      frames++;
+      if ('message' in frame && frame.message) {
+        if (!snapshot) return { message: frame.message, text: messageText(frame.message) };
+        continue; // an agent's message inside a task's stream says nothing about the task
+      }
+      snapshot = merge(snapshot, frame);
+      if (snapshot) a.learn(snapshot);
+      if (snapshot && stops(snapshot.status.state)) break;
+    }
+  } catch (err) {
+    if (a.ctx.cancellationSignal.aborted) throw err;
+    const cause = timedOut
+      ? new TimeoutError(`agent ${input.agent.name} (${displayUrl(client.url)}) ${op}: the task neither stopped nor ended within ${timeoutMs} ms`, 'call', {
+          agent: input.agent.name,
+          url: displayUrl(client.url),
+          operation: op,
+        })
+      : err;
+    if (frames === 0 && (err instanceof UnsupportedOperationError || err instanceof MethodNotFoundError)) return 'refused';
+    if (a.progress.taskId) return afterBrokenStream(client, a, a.progress.taskId, cause);
+    throw cause;
+  } finally {
+    clearTimeout(timer);
+    a.ctx.cancellationSignal.removeEventListener('abort', onCancel);
+    delete a.progress.call;
+  }
+  if (!snapshot) {
+    throw new InvalidAgentResponseError(`agent ${input.agent.name} (${displayUrl(client.url)}) ${op}: the stream ended without a frame`, {
+      agent: input.agent.name,
+      operation: op,
+    });
+  }
+  // A stream closed early (still WORKING) is fine: the workflow watches the task from here.
+  return { observation: observeTask(snapshot, 'send') };
+}
+
+/** The stream broke after it named the task: ask where the task stands instead of failing. */
+async function afterBrokenStream(client: A2AClient, a: Attempt, taskId: string, cause: unknown): Promise<SendOutcome> {
+  log.info('streamed send broke after the task was known; asking GetTask', { taskId, error: String(cause) });
+  try {
+    const task = await a.call('GetTask', LOOKUP_CALL_MS, client, (o) => client.getTask({ id: taskId, historyLength: 0 }, o));
+    return { observation: observeTask(task, 'get') };
+  } catch (err) {
+    if (a.ctx.cancellationSignal.aborted) throw err;
+    // The retry knows the id (heartbeated) and will ask again; report the more useful failure.
+    throw isRetryable(cause) || !isRetryable(err) ? cause : err;
+  }
+}
+
+/** Folds one stream frame into the latest snapshot of the task (status and artifacts). */
+function merge(snapshot: Task | undefined, frame: StreamResponse): Task | undefined {
+  if ('task' in frame && frame.task) return frame.task;
+  if ('statusUpdate' in frame && frame.statusUpdate) {
+    const u = frame.statusUpdate;
+    return { ...(snapshot ?? { id: u.taskId, contextId: u.contextId }), status: u.status };
+  }
+  if ('artifactUpdate' in frame && frame.artifactUpdate) {
+    const u = frame.artifactUpdate;
+    const base: Task = snapshot ?? { id: u.taskId, contextId: u.contextId, status: { state: 'TASK_STATE_WORKING' } };
+    const artifacts = [...(base.artifacts ?? [])];
+    const at = artifacts.findIndex((x) => x.artifactId === u.artifact.artifactId);
+    if (at < 0) artifacts.push(u.artifact);
+    else artifacts[at] = u.append ? { ...artifacts[at]!, parts: [...artifacts[at]!.parts, ...u.artifact.parts] } : u.artifact;
+    return { ...base, artifacts };
+  }
+  return snapshot;
+}
+
+// --- Reconciling --------------------------------------------------------------------------------
+
+type Reconciled = { kind: 'found'; task: Task } | { kind: 'absent' } | { kind: 'unknown'; reason: string };
 
 const hasMessage = (task: Task, messageId: string): boolean => (task.history ?? []).some((m) => m.messageId === messageId);
 
-/** Finds the task an earlier attempt already delivered our message to, if any. */
-async function reconcile(client: A2AClient, input: SendInput, scheduledMs: number): Promise<Task | undefined> {
-  if (input.taskId) {
-    const task = await client.getTask({ id: input.taskId });
-    if (hasMessage(task, input.messageId)) return task;
-    const movedOn =
-      task.status.state !== 'TASK_STATE_INPUT_REQUIRED' ||
-      (input.question?.timestamp !== undefined && task.status.timestamp !== input.question.timestamp);
-    return movedOn ? task : undefined;
-  }
-  // A first message: the agent minted the task id, so look for our messageId among recent tasks.
-  try {
-    let pageToken: string | undefined;
-    for (let page = 0; page < 5; page++) {
-      const list = await client.listTasks({
-        contextId: input.message.contextId,
-        statusTimestampAfter: new Date(scheduledMs - RECONCILE_WINDOW_MS).toISOString(),
-        pageSize: 100,
-        pageToken,
-      });
-      const hit = list.tasks.find((t) => hasMessage(t, input.messageId));
-      if (hit) return hit;
-      if (!list.nextPageToken) return undefined;
-      pageToken = list.nextPageToken;
+/** A refusal that no retry changes: the agent will not tell (auth, unsupported, unusable answer). Our own abort is none. */
+const refusal = (err: unknown): err is A2AError => err instanceof A2AError && !err.retryable && !(err instanceof AbortedError);
+
+const undecided = (input: SendInput, why: string): string =>
+  `cannot tell whether agent ${input.agent.name} received message ${input.messageId}: ${why}. ` +
+  'Nothing was sent again; decide: resend it, or adopt the task the agent shows for it.';
+
+/** An answer on a known task: GetTask tells whether it arrived (our messageId) or the task moved on. */
+async function reconcileAnswer(client: A2AClient, input: SendInput, a: Attempt): Promise<Reconciled> {
+  const task = await a.call('GetTask', LOOKUP_CALL_MS, client, (o) => client.getTask({ id: input.taskId! }, o));
+  if (hasMessage(task, input.messageId)) return { kind: 'found', task };
+  const movedOn =
+    task.status.state !== 'TASK_STATE_INPUT_REQUIRED' ||
+    (input.question?.timestamp !== undefined && task.status.timestamp !== input.question.timestamp);
+  return movedOn ? { kind: 'found', task } : { kind: 'absent' };
+}
+
+/** A first message: GetTask on the id an earlier attempt learned, else ListTasks for our messageId. */
+async function reconcileFirst(client: A2AClient, input: SendInput, a: Attempt): Promise<Reconciled> {
+  const known = a.progress.taskId;
+  if (known) {
+    try {
+      const task = await a.call('GetTask', LOOKUP_CALL_MS, client, (o) => client.getTask({ id: known, historyLength: 0 }, o));
+      return { kind: 'found', task };
+    } catch (err) {
+      if (err instanceof TaskNotFoundError) {
+        return { kind: 'unknown', reason: undecided(input, `the agent named task ${known} for it on an earlier attempt and now answers ${err.message}`) };
+      }
+      throw err;
     }
-  } catch (err) {
-    log.warn('cannot reconcile a first message with ListTasks; sending again', { error: String(err) });
   }
-  return undefined;
+  // The agent minted the task id and its reply was lost: look for our messageId among recent tasks.
+  let pageToken: string | undefined;
+  let withoutHistory = 0;
+  for (let page = 0; page < LIST_PAGES; page++) {
+    let list;
+    try {
+      list = await a.call('ListTasks', LOOKUP_CALL_MS, client, (o) =>
+        client.listTasks(
+          {
+            contextId: input.message.contextId,
+            statusTimestampAfter: new Date(a.ctx.info.scheduledTimestampMs - RECONCILE_WINDOW_MS).toISOString(),
+            pageSize: 100,
+            pageToken,
+          },
+          o,
+        ),
+      );
+    } catch (err) {
+      if (refusal(err)) return { kind: 'unknown', reason: undecided(input, `its reply was lost, no task id was learned, and ${err.message}`) };
+      throw err; // retryable: the next attempt asks again
+    }
+    const hit = list.tasks.find((t) => hasMessage(t, input.messageId));
+    if (hit) return { kind: 'found', task: hit };
+    withoutHistory += list.tasks.filter((t) => !t.history?.length).length;
+    if (!list.nextPageToken) {
+      if (withoutHistory === 0) return { kind: 'absent' };
+      return { kind: 'unknown', reason: undecided(input, `its reply was lost and ListTasks shows ${withoutHistory} recent task(s) without their messages`) };
+    }
+    pageToken = list.nextPageToken;
+  }
+  return { kind: 'unknown', reason: undecided(input, `its reply was lost and ListTasks shows more than ${LIST_PAGES * 100} recent tasks without it`) };
+}
+
+/** The operator named the task: GetTask on it, and that is the observation. */
+async function adopt(client: A2AClient, input: SendInput, a: Attempt, taskId: string): Promise<SendOutcome> {
+  try {
+    const task = await a.call('GetTask', LOOKUP_CALL_MS, client, (o) => client.getTask({ id: taskId, historyLength: 0 }, o));
+    a.learn(task);
+    return { observation: observeTask(task, 'get'), reconciled: true };
+  } catch (err) {
+    if (err instanceof TaskNotFoundError) {
+      return { unresolved: { reason: `cannot adopt task ${taskId} for message ${input.messageId}: ${err.message}. Decide again: resend, or adopt another task.` } };
+    }
+    throw err;
+  }
 }
