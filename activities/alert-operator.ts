@@ -62,7 +62,8 @@ async function postWebhook(url: string | undefined, body: object, idempotencyKey
   const retryable = res.statusCode === 408 || res.statusCode === 429 || res.statusCode >= 500;
   throw ApplicationFailure.create({
     type: 'AlertWebhookRejected',
-    message: `alert webhook ${url} answered HTTP ${res.statusCode}`,
+    // Chat webhooks carry their secret in the path: name the sink and the host only.
+    message: `alert webhook (PLANNER_ALERT_WEBHOOK_URL, host ${new URL(url).host}) answered HTTP ${res.statusCode}`,
     nonRetryable: !retryable,
   });
 }

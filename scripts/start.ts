@@ -9,9 +9,15 @@ import { startPushReceiver, type PushReceiver } from '../client/push-receiver';
 import { payloadSettings, plannerDataConverter } from '../payloads/data-converter';
 import { isServing, startDevServer, type DevServer } from './dev-server';
 
+/** The Temporal UI base for alert links: PLANNER_UI_URL when set, else the UI this process started. */
+export function uiUrlFor(env: NodeJS.ProcessEnv, startedUi: string | undefined, configured: string): string {
+  if (env.PLANNER_UI_URL) return configured;
+  return startedUi ?? configured;
+}
+
 /** Runs the planner (and a dev server when none answers) until SIGINT/SIGTERM. */
 export async function startPlanner(): Promise<void> {
-  const config = loadConfig();
+  let config = loadConfig();
   const logger = createLogger(config.PLANNER_LOG_LEVEL);
   let server: DevServer | undefined;
   if (!(await isServing(config.TEMPORAL_ADDRESS))) {
@@ -27,6 +33,8 @@ export async function startPlanner(): Promise<void> {
     });
     logger.info({ address: server.address, ui: server.uiUrl }, 'Temporal dev server running (Temporal UI at the ui address)');
   }
+  // Alerts link to the UI that is really there: the one just started, unless PLANNER_UI_URL says otherwise.
+  config = { ...config, PLANNER_UI_URL: uiUrlFor(process.env, server?.uiUrl, config.PLANNER_UI_URL) };
   // Whatever fails from here on, stop what was started (a dev server must not outlive us).
   let receiver: PushReceiver | undefined;
   let receiverConnection: Connection | undefined;

@@ -21,7 +21,11 @@ export const AgentRefSchema = z
   .object({
     name: z.string().min(1).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" or "-"'),
     /** Base URL; the agent card is read from /.well-known/agent-card.json under it. */
-    url: z.url({ protocol: /^https?$/ }).optional(),
+    url: z
+      .url({ protocol: /^https?$/ })
+      // Credentials in a URL would land in history, logs and search attributes.
+      .refine((u) => !/^[a-z]+:\/\/[^/?#]*@/i.test(u), 'no user:password@ in the URL; give the credential in A2A_AGENT_CREDENTIALS (by agent name) instead')
+      .optional(),
     /** An agent card given inline instead of a URL, validated like one fetched. */
     card: AgentCardSchema.optional(),
   })
