@@ -5,7 +5,6 @@ import { readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import {
-  ApplicationFailure,
   CancelledFailure,
   Client,
   Connection,
@@ -20,6 +19,7 @@ import type { z } from 'zod';
 import { loadConfig, type PlannerConfig } from '../worker/config';
 import { DelegatedTaskInputSchema, DurationSchema, type DelegatedTaskInput } from '../workflows/delegated-task-input';
 import type { Answer } from '../workflows/delegated-task-messages';
+import { describeFailure } from '../workflows/failure-cause';
 import { payloadSettings, plannerDataConverter } from '../payloads/data-converter';
 import { readArtifact, writeArtifact } from './artifact';
 import { answerTask, InvalidInputError, startDelegatedTask } from './delegated-task';
@@ -210,7 +210,7 @@ async function delegate({ values }: Args): Promise<number> {
       out(JSON.stringify(await handle.result(), null, 2));
       return 0;
     } catch (e) {
-      if (e instanceof WorkflowFailedError) throw new CliFailure(`${handle.workflowId} ${failureText(e)}`);
+      if (e instanceof WorkflowFailedError) throw new CliFailure(`${handle.workflowId} ${endedHow(statusOf(e), describeFailure(e))}`);
       throw e;
     }
   });
@@ -264,13 +264,16 @@ async function answer({ values, positionals }: Args): Promise<number> {
   }
   return withClient(async (client) => {
     const desc = await requireTask(client, workflowId);
-    if (desc.status.name !== 'RUNNING') throw new CliFailure(`${workflowId} is not running (${desc.status.name}); nothing to answer`);
+    if (desc.status.name !== 'RUNNING') throw new CliFailure(`${workflowId} ${await endedText(client, workflowId, '', 'already ')}; nothing to answer`);
     try {
       out(JSON.stringify(await answerTask(client, workflowId, a), null, 2));
       return 0;
     } catch (e) {
-      if (e instanceof WorkflowUpdateFailedError) throw new CliFailure(e.cause?.message ?? e.message);
       if (e instanceof WorkflowNotFoundError) throw new TaskNotFoundError(workflowId);
+      // The run may have ended while the answer was on its way: say how and why, not what the update saw.
+      const now = await requireTask(client, workflowId).catch(() => undefined);
+      if (now && now.status.name !== 'RUNNING') throw new CliFailure(`${workflowId} ${await endedText(client, workflowId, ' before the answer went through')}`);
+      if (e instanceof WorkflowUpdateFailedError) throw new CliFailure(e.cause?.message ?? e.message);
       throw e;
     }
   });
@@ -432,13 +435,36 @@ function printSnapshot(snapshot: TaskSnapshot): number {
   return 0;
 }
 
-function failureText(e: WorkflowFailedError): string {
-  const cause = e.cause;
-  if (cause instanceof CancelledFailure) return 'was cancelled';
-  if (cause instanceof TerminatedFailure) return `was terminated${cause.message ? `: ${cause.message}` : ''}`;
-  if (cause instanceof TimeoutFailure) return 'timed out';
-  if (cause instanceof ApplicationFailure) return `failed: ${cause.type ? `${cause.type}: ` : ''}${cause.message}`;
-  return `failed: ${cause?.message ?? e.message}`;
+/** The Temporal status a closed run's WorkflowFailedError stands for. */
+function statusOf(e: WorkflowFailedError): string {
+  if (e.cause instanceof CancelledFailure) return 'CANCELLED';
+  if (e.cause instanceof TerminatedFailure) return 'TERMINATED';
+  if (e.cause instanceof TimeoutFailure) return 'TIMED_OUT';
+  return 'FAILED';
+}
+
+/**
+ * How a closed run ended, for a sentence: "failed: <innermost cause>", "cancelled", "completed", ...
+ * `when` goes between the how and the why ("failed before the answer went through: ...").
+ */
+function endedHow(status: string, failure: string | undefined, when = '', already = ''): string {
+  switch (status) {
+    case 'FAILED':
+      return `${already}failed${when}: ${failure ?? 'no reason recorded'}`;
+    case 'TERMINATED':
+      return `was ${already}terminated${when}${failure ? `: ${failure.replace(/^TerminatedFailure: /, '')}` : ''}`;
+    case 'CANCELLED':
+      return `was ${already}cancelled${when}`;
+    case 'TIMED_OUT':
+      return `${already}timed out${when}`;
+    default:
+      return `${already}${status.toLowerCase().replace(/_/g, ' ')}${when}`;
+  }
+}
+
+async function endedText(client: Client, workflowId: string, when = '', already = ''): Promise<string> {
+  const s = await describeTask(client, workflowId);
+  return endedHow(s.workflowStatus, s.failure, when, already);
 }
 
 function str(values: Values, name: string): string | undefined {

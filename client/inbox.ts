@@ -2,12 +2,16 @@
 // what waits on whom, which is a visibility query refined by each hit's `status` query.
 import {
   isGrpcDeadlineError,
+  WorkflowFailedError,
   WorkflowNotFoundError,
   type Client,
   type WorkflowExecutionDescription,
   type WorkflowExecutionInfo,
 } from '@temporalio/client';
+import type { Artifact, Part } from '../a2a/schema';
 import { DelegatedTaskWorkflow } from '../workflows/delegated-task';
+import type { DelegatedTaskResult } from '../workflows/delegated-task-input';
+import { describeFailure } from '../workflows/failure-cause';
 import { statusQuery, type DelegatedTaskStatus } from '../workflows/delegated-task-messages';
 import { A2aAgent, PlanId, PlannerWaitingOn } from '../workflows/search-attributes';
 import { InvalidInputError } from './delegated-task';
@@ -69,6 +73,23 @@ export interface TaskSnapshot extends Partial<DelegatedTaskStatus> {
   closeTime?: string;
   /** Why the status query could not be answered (the rest of the snapshot is still valid). */
   statusQueryError?: string;
+  /** A run that closed other than COMPLETED: its innermost typed cause (see workflows/failure-cause.ts). */
+  failure?: string;
+  /** A COMPLETED run: what it produced, each artifact with its size and a short preview. */
+  artifacts?: ArtifactSummary[];
+  /** Why the closed run's result or failure could not be read. */
+  resultError?: string;
+}
+
+export interface ArtifactSummary {
+  artifactId: string;
+  name?: string;
+  description?: string;
+  parts: number;
+  /** Inline content in bytes (text as UTF-8, data as JSON, raw decoded); parts given by URL count nothing. */
+  bytes: number;
+  /** The first part, on one line and clipped: text or JSON, else what kind of file it is. */
+  preview: string;
 }
 
 /** The workflow behind a delegated task id; TaskNotFoundError when there is none (or it is another kind). */
@@ -94,10 +115,78 @@ export async function describeTask(client: Client, workflowId: string): Promise<
     startTime: desc.startTime.toISOString(),
     ...(desc.closeTime ? { closeTime: desc.closeTime.toISOString() } : {}),
   };
+  const ended = desc.status.name === 'RUNNING' ? {} : await outcomeOf(client, workflowId, desc.runId, desc.status.name);
   try {
-    return { ...base, ...(await queryStatus(client, workflowId, desc.runId, desc.taskQueue)) };
+    return { ...base, ...(await queryStatus(client, workflowId, desc.runId, desc.taskQueue)), ...ended };
   } catch (err) {
-    return { ...base, statusQueryError: err instanceof Error ? err.message : String(err) };
+    return { ...base, statusQueryError: err instanceof Error ? err.message : String(err), ...ended };
+  }
+}
+
+/** How a closed run ended: its failure, described once, or the artifacts of its result. */
+async function outcomeOf(client: Client, workflowId: string, runId: string, status: string): Promise<Pick<TaskSnapshot, 'failure' | 'artifacts' | 'resultError'>> {
+  if (status === 'CONTINUED_AS_NEW') return {};
+  try {
+    const handle = client.workflow.getHandle<typeof DelegatedTaskWorkflow>(workflowId, runId, { followRuns: false });
+    const result: DelegatedTaskResult = await client.withDeadline(Date.now() + QUERY_TIMEOUT_MS, () => handle.result());
+    return { artifacts: (result.artifacts ?? []).map(summarizeArtifact) };
+  } catch (err) {
+    if (err instanceof WorkflowFailedError) return { failure: describeFailure(err) };
+    return { resultError: `cannot read how the run ended: ${err instanceof Error ? err.message : String(err)}` };
+  }
+}
+
+const PREVIEW_CHARS = 80;
+
+export function summarizeArtifact(a: Artifact): ArtifactSummary {
+  const name = a.name ?? a.parts.find((p) => p.filename)?.filename;
+  return {
+    artifactId: a.artifactId,
+    ...(name !== undefined ? { name } : {}),
+    ...(a.description !== undefined ? { description: a.description } : {}),
+    parts: a.parts.length,
+    bytes: a.parts.reduce((n, p) => n + partBytes(p), 0),
+    preview: a.parts[0] ? previewOf(a.parts[0]) : '',
+  };
+}
+
+function partBytes(p: Part): number {
+  if ('text' in p && typeof p.text === 'string') return Buffer.byteLength(p.text);
+  if ('raw' in p && typeof p.raw === 'string') return base64Bytes(p.raw);
+  if ('data' in p) return Buffer.byteLength(JSON.stringify(p.data) ?? '');
+  return 0;
+}
+
+function previewOf(p: Part): string {
+  if ('text' in p && typeof p.text === 'string') return clip(p.text);
+  if ('data' in p) return clip(JSON.stringify(p.data) ?? 'null');
+  const kind = p.mediaType ?? 'application/octet-stream';
+  if ('raw' in p && typeof p.raw === 'string') return `(${kind}, ${base64Bytes(p.raw)} bytes)`;
+  if ('url' in p && typeof p.url === 'string') return `(${kind} at ${withoutSecrets(p.url)})`;
+  return '';
+}
+
+function clip(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > PREVIEW_CHARS ? `${line.slice(0, PREVIEW_CHARS - 1)}…` : line;
+}
+
+function base64Bytes(b64: string): number {
+  const s = b64.replace(/[^A-Za-z0-9+/_-]/g, '');
+  return Math.floor((s.length * 3) / 4);
+}
+
+/** A file URL may be presigned: show where it points, not its query or credentials. */
+function withoutSecrets(u: string): string {
+  try {
+    const url = new URL(u);
+    url.username = '';
+    url.password = '';
+    url.search = '';
+    url.hash = '';
+    return url.toString();
+  } catch {
+    return '(a URL)';
   }
 }
 
