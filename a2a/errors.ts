@@ -353,11 +353,13 @@ export function cleanText(s: string, secrets: readonly string[] = [], max = 300)
   return out.length > max ? `${out.slice(0, max)}…` : out;
 }
 
-function prefix(ctx: ErrorContext): string {
+/** `agent <name> (<url>) <Operation>: `, the head of every call's error message. */
+export function callPrefix(ctx: ErrorContext): string {
   return `agent ${ctx.agent} (${displayUrl(ctx.url)})${ctx.operation ? ` ${ctx.operation}` : ''}: `;
 }
 
-function details(ctx: ErrorContext, extra: A2AErrorDetails = {}): A2AErrorDetails {
+/** The structured fields of a call's error: agent, URL without secrets, operation. */
+export function callDetails(ctx: ErrorContext, extra: A2AErrorDetails = {}): A2AErrorDetails {
   const d: A2AErrorDetails = { agent: ctx.agent, url: displayUrl(ctx.url), ...extra };
   if (ctx.operation !== undefined) d.operation = ctx.operation;
   return d;
@@ -390,15 +392,15 @@ function errorInfoReason(data: unknown): string | undefined {
 // --- Local problems ---------------------------------------------------------------------------
 
 export function invalidResponse(ctx: ErrorContext, detail: string, extra?: A2AErrorDetails): InvalidAgentResponseError {
-  return new InvalidAgentResponseError(prefix(ctx) + cleanText(detail, ctx.secrets, 500), details(ctx, extra));
+  return new InvalidAgentResponseError(callPrefix(ctx) + cleanText(detail, ctx.secrets, 500), callDetails(ctx, extra));
 }
 
 export function invalidParams(ctx: ErrorContext, detail: string): InvalidParamsError {
-  return new InvalidParamsError(prefix(ctx) + cleanText(detail, ctx.secrets, 500), details(ctx));
+  return new InvalidParamsError(callPrefix(ctx) + cleanText(detail, ctx.secrets, 500), callDetails(ctx));
 }
 
 export function noCompatibleInterface(ctx: ErrorContext, detail: string): NoCompatibleInterfaceError {
-  return new NoCompatibleInterfaceError(prefix(ctx) + cleanText(detail, ctx.secrets, 500), details(ctx));
+  return new NoCompatibleInterfaceError(callPrefix(ctx) + cleanText(detail, ctx.secrets, 500), callDetails(ctx));
 }
 
 // --- Remote errors ----------------------------------------------------------------------------
@@ -413,9 +415,9 @@ export function errorFromJsonRpc(
   const cls = BY_CODE.get(err.code) ?? (reason !== undefined ? BY_REASON.get(reason) : undefined);
   const label = cls ? '' : 'unrecognized error ';
   const text = `${label}${err.code}${reason ? ` ${reason}` : ''}: ${cleanText(err.message, ctx.secrets)}${hintFor(cls)}`;
-  const d = details(ctx, { jsonRpcCode: err.code, ...http });
+  const d = callDetails(ctx, { jsonRpcCode: err.code, ...http });
   if (reason !== undefined) d.reason = reason;
-  return new (cls ?? UnknownRemoteError)(prefix(ctx) + text, d);
+  return new (cls ?? UnknownRemoteError)(callPrefix(ctx) + text, d);
 }
 
 export interface HttpErrorResponse {
@@ -478,8 +480,8 @@ function statusError(
   const st = res.statusText ? ` ${cleanText(res.statusText, ctx.secrets, 60)}` : '';
   const auth = AUTH_BY_STATUS.get(res.status);
   const msg = `HTTP ${res.status}${st}${after}${text ? `: ${text}` : ''}${hintFor(auth)}`;
-  if (auth) return new auth(prefix(ctx) + msg, details(ctx, http));
-  return new HttpStatusError(prefix(ctx) + msg, res.status, details(ctx, http));
+  if (auth) return new auth(callPrefix(ctx) + msg, callDetails(ctx, http));
+  return new HttpStatusError(callPrefix(ctx) + msg, res.status, callDetails(ctx, http));
 }
 
 function errorFromRestStatus(
@@ -490,18 +492,18 @@ function errorFromRestStatus(
 ): A2AError {
   const reason = errorInfoReason(e.details);
   const message = cleanText(e.message ?? '', ctx.secrets);
-  const d = details(ctx, http);
+  const d = callDetails(ctx, http);
   if (reason !== undefined) d.reason = reason;
   const telling = reason !== undefined && !EMPTY_REASONS.has(reason) ? reason : undefined;
   const byReason = telling !== undefined ? BY_REASON.get(telling) : undefined;
   const head = `HTTP ${httpStatus}${e.status ? ` ${cleanText(e.status, ctx.secrets, 40)}` : ''}${reason ? ` ${reason}` : ''}`;
   const text = `${head}${message ? `: ${message}` : ''}`;
-  if (byReason) return new byReason(prefix(ctx) + text + hintFor(byReason), d);
-  if (telling !== undefined) return new UnknownRemoteError(prefix(ctx) + `unrecognized error ${text}`, d);
+  if (byReason) return new byReason(callPrefix(ctx) + text + hintFor(byReason), d);
+  if (telling !== undefined) return new UnknownRemoteError(callPrefix(ctx) + `unrecognized error ${text}`, d);
   const byStatus = BY_STATUS_WITHOUT_REASON.get(httpStatus) ?? (e.status ? BY_RPC_STATUS.get(e.status) : undefined);
-  if (byStatus) return new byStatus(prefix(ctx) + text + hintFor(byStatus), d);
-  if (httpStatus >= 200 && httpStatus < 300) return new UnknownRemoteError(prefix(ctx) + `error body with ${text}`, d);
-  return new HttpStatusError(prefix(ctx) + text, httpStatus, d);
+  if (byStatus) return new byStatus(callPrefix(ctx) + text + hintFor(byStatus), d);
+  if (httpStatus >= 200 && httpStatus < 300) return new UnknownRemoteError(callPrefix(ctx) + `error body with ${text}`, d);
+  return new HttpStatusError(callPrefix(ctx) + text, httpStatus, d);
 }
 
 /** An error object inside an HTTP+JSON stream (`event: error` or a frame with `error`). */
@@ -556,19 +558,19 @@ export interface AbortState {
 export function toA2AError(err: unknown, ctx: ErrorContext, abort: AbortState = {}): A2AError {
   if (err instanceof A2AError) return err;
   if (abort.timedOut) {
-    return new TimeoutError(prefix(ctx) + `call timed out after ${abort.timeoutMs ?? '?'} ms`, 'call', details(ctx, { cause: err }));
+    return new TimeoutError(callPrefix(ctx) + `call timed out after ${abort.timeoutMs ?? '?'} ms`, 'call', callDetails(ctx, { cause: err }));
   }
-  if (abort.aborted) return new AbortedError(prefix(ctx) + 'aborted by the caller', details(ctx, { cause: err }));
+  if (abort.aborted) return new AbortedError(callPrefix(ctx) + 'aborted by the caller', callDetails(ctx, { cause: err }));
   if (err instanceof SseReadError) {
     switch (err.kind) {
       case 'idle':
-        return new TimeoutError(prefix(ctx) + err.message, 'idle', details(ctx));
+        return new TimeoutError(callPrefix(ctx) + err.message, 'idle', callDetails(ctx));
       case 'aborted':
-        return new AbortedError(prefix(ctx) + 'stream aborted by the caller', details(ctx));
+        return new AbortedError(callPrefix(ctx) + 'stream aborted by the caller', callDetails(ctx));
       case 'frame-too-large':
         return invalidResponse(ctx, err.message);
       case 'truncated':
-        return new ConnectionError(prefix(ctx) + err.message, details(ctx, { errno: 'SSE_TRUNCATED' }));
+        return new ConnectionError(callPrefix(ctx) + err.message, callDetails(ctx, { errno: 'SSE_TRUNCATED' }));
     }
   }
   const code = errCode(err);
@@ -580,16 +582,16 @@ export function toA2AError(err: unknown, ctx: ErrorContext, abort: AbortState = 
       // Our request could not be built (bad URL in the card, bad header value): no retry helps.
       return invalidParams(ctx, `request not sent: ${raw}`);
     case 'UND_ERR_CONNECT_TIMEOUT':
-      return new TimeoutError(prefix(ctx) + 'connect timed out', 'connect', details(ctx, { cause: err }));
+      return new TimeoutError(callPrefix(ctx) + 'connect timed out', 'connect', callDetails(ctx, { cause: err }));
     case 'UND_ERR_HEADERS_TIMEOUT':
-      return new TimeoutError(prefix(ctx) + 'timed out waiting for response headers', 'headers', details(ctx, { cause: err }));
+      return new TimeoutError(callPrefix(ctx) + 'timed out waiting for response headers', 'headers', callDetails(ctx, { cause: err }));
     case 'UND_ERR_BODY_TIMEOUT':
-      return new TimeoutError(prefix(ctx) + 'timed out waiting for the response body', 'body', details(ctx, { cause: err }));
+      return new TimeoutError(callPrefix(ctx) + 'timed out waiting for the response body', 'body', callDetails(ctx, { cause: err }));
     case 'UND_ERR_ABORTED':
     case 'ABORT_ERR':
     case 'UND_ERR_DESTROYED':
     case 'UND_ERR_CLOSED':
-      return new AbortedError(prefix(ctx) + `request aborted (${raw})`, details(ctx, { cause: err }));
+      return new AbortedError(callPrefix(ctx) + `request aborted (${raw})`, callDetails(ctx, { cause: err }));
     case 'HPE_INVALID_CONSTANT':
     case 'HPE_INVALID_HEADER_TOKEN':
     case 'HPE_INVALID_CHUNK_SIZE':
@@ -601,11 +603,11 @@ export function toA2AError(err: unknown, ctx: ErrorContext, abort: AbortState = 
     default:
       // System errno codes (E + capitals) and undici socket-level codes are network trouble.
       if (code !== undefined && (CONNECTION_CODES.has(code) || code.startsWith('UND_ERR_') || /^E[A-Z]+$/.test(code))) {
-        return new ConnectionError(prefix(ctx) + `connection failed (${code}: ${raw})`, details(ctx, { cause: err, errno: code }));
+        return new ConnectionError(callPrefix(ctx) + `connection failed (${code}: ${raw})`, callDetails(ctx, { cause: err, errno: code }));
       }
       if (err instanceof Error && err.name === 'AbortError') {
-        return new AbortedError(prefix(ctx) + 'request aborted', details(ctx, { cause: err }));
+        return new AbortedError(callPrefix(ctx) + 'request aborted', callDetails(ctx, { cause: err }));
       }
-      return new ConnectionError(prefix(ctx) + `request failed (${raw})`, details(ctx, { cause: err, ...(code ? { errno: code } : {}) }));
+      return new ConnectionError(callPrefix(ctx) + `request failed (${raw})`, callDetails(ctx, { cause: err, ...(code ? { errno: code } : {}) }));
   }
 }

@@ -23,3 +23,12 @@ export async function withTypedFailures<T>(body: () => Promise<T>): Promise<T> {
     throw toActivityFailure(err);
   }
 }
+
+/** GetTask says the agent no longer knows the task: nothing will ever change it again. */
+export function remoteTaskLost(agent: string, taskId: string, err: Error): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: 'RemoteTaskLost',
+    nonRetryable: true,
+    message: `agent ${agent} no longer knows task ${taskId} (GetTask: ${err.message}); it may have restarted without its tasks`,
+  });
+}

@@ -4,9 +4,8 @@ import { TaskNotFoundError } from '../a2a';
 import type { AgentRef } from '../workflows/delegated-task-input';
 import type { Observation } from '../workflows/delegated-task-messages';
 import type { AgentDirectory } from './agents';
-import { withTypedFailures } from './failures';
+import { remoteTaskLost, withTypedFailures } from './failures';
 import { observeTask } from './observe';
-import { ApplicationFailure } from '@temporalio/common';
 
 export function createGetRemoteTask(agents: AgentDirectory) {
   return async function getRemoteTask(input: { agent: AgentRef; taskId: string }): Promise<Observation> {
@@ -18,13 +17,7 @@ export function createGetRemoteTask(agents: AgentDirectory) {
         delete o.artifacts;
         return o;
       } catch (err) {
-        if (err instanceof TaskNotFoundError) {
-          throw ApplicationFailure.create({
-            type: 'RemoteTaskLost',
-            nonRetryable: true,
-            message: `agent ${input.agent.name} no longer knows task ${input.taskId} (GetTask: ${err.message}); it may have restarted without its tasks`,
-          });
-        }
+        if (err instanceof TaskNotFoundError) throw remoteTaskLost(input.agent.name, input.taskId, err);
         throw err;
       }
     });

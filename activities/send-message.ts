@@ -15,7 +15,8 @@ import {
   TaskNotFoundError,
   TimeoutError,
   UnsupportedOperationError,
-  displayUrl,
+  callDetails,
+  callPrefix,
   isInterrupted,
   isRetryable,
   isTerminal,
@@ -24,7 +25,6 @@ import {
   type Message,
   type Part,
   type SendMessageResponse,
-  type StreamResponse,
   type Task,
   type TaskState,
 } from '../a2a';
@@ -32,7 +32,8 @@ import type { AgentRef } from '../workflows/delegated-task-input';
 import type { Observation } from '../workflows/delegated-task-messages';
 import type { AgentDirectory } from './agents';
 import { withTypedFailures } from './failures';
-import { messageText, observeTask } from './observe';
+import { RemoteTask } from '../workflows/remote-task';
+import { messageText, observeFrame, observeTask } from './observe';
 
 export interface SendInput {
   agent: AgentRef;
@@ -138,10 +139,11 @@ class Attempt {
   timeFor(op: string, capMs: number, url: string): number {
     const left = this.deadline - Date.now();
     if (left <= 0) {
+      const ctx = { agent: this.agent, url, operation: op };
       throw new TimeoutError(
-        `agent ${this.agent} (${displayUrl(url)}) ${op}: no time left for this call in the activity's budget of ${this.budgetMs} ms (startToCloseTimeout)`,
+        `${callPrefix(ctx)}no time left for this call in the activity's budget of ${this.budgetMs} ms (startToCloseTimeout)`,
         'call',
-        { agent: this.agent, url: displayUrl(url), operation: op },
+        callDetails(ctx),
       );
     }
     return Math.max(1, Math.min(capMs, left));
@@ -220,7 +222,7 @@ async function sendBlocking(client: A2AClient, input: SendInput, a: Attempt): Pr
 function outcome(reply: SendMessageResponse, input: SendInput, client: A2AClient): SendOutcome {
   if ('message' in reply && reply.message) return { message: reply.message, text: messageText(reply.message) };
   if ('task' in reply && reply.task) return { observation: observeTask(reply.task, 'send') };
-  throw new InvalidAgentResponseError(`agent ${input.agent.name} (${displayUrl(client.url)}) SendMessage: the reply has neither a task nor a message`);
+  throw new InvalidAgentResponseError(`${callPrefix({ agent: input.agent.name, url: client.url, operation: 'SendMessage' })}the reply has neither a task nor a message`);
 }
 
 /** Where the blocking call returns: the task is over, or waits on someone. */
@@ -244,28 +246,28 @@ async function sendStreaming(client: A2AClient, input: SendInput, a: Attempt): P
     abort.abort();
   }, timeoutMs);
   a.progress.call = op;
-  let snapshot: Task | undefined;
+  // Frames fold into one view of the task the way the watch folds them (workflows/remote-task.ts).
+  const view = new RemoteTask();
   let frames = 0;
   try {
     const stream = client.sendStreamingMessage({ message: toMessage(input), configuration: { historyLength: 0 } }, { signal: abort.signal });
     for await (const frame of stream) {
       frames++;
       if ('message' in frame && frame.message) {
-        if (!snapshot) return { message: frame.message, text: messageText(frame.message) };
+        if (view.taskId === undefined) return { message: frame.message, text: messageText(frame.message) };
         continue; // an agent's message inside a task's stream says nothing about the task
       }
-      snapshot = merge(snapshot, frame);
-      if (snapshot) a.learn(snapshot);
-      if (snapshot && stops(snapshot.status.state)) break;
+      const o = observeFrame(frame, 'send');
+      if (!o) continue;
+      view.apply(o);
+      a.learn({ id: o.taskId, contextId: view.contextId });
+      if (view.state && stops(view.state)) break;
     }
   } catch (err) {
     if (a.ctx.cancellationSignal.aborted) throw err;
+    const call = { agent: input.agent.name, url: client.url, operation: op };
     const cause = timedOut
-      ? new TimeoutError(`agent ${input.agent.name} (${displayUrl(client.url)}) ${op}: the task neither stopped nor ended within ${timeoutMs} ms`, 'call', {
-          agent: input.agent.name,
-          url: displayUrl(client.url),
-          operation: op,
-        })
+      ? new TimeoutError(`${callPrefix(call)}the task neither stopped nor ended within ${timeoutMs} ms`, 'call', callDetails(call))
       : err;
     if (frames === 0 && (err instanceof UnsupportedOperationError || err instanceof MethodNotFoundError)) return 'refused';
     if (a.progress.taskId) return afterBrokenStream(client, a, a.progress.taskId, cause);
@@ -275,14 +277,12 @@ async function sendStreaming(client: A2AClient, input: SendInput, a: Attempt): P
     a.ctx.cancellationSignal.removeEventListener('abort', onCancel);
     delete a.progress.call;
   }
-  if (!snapshot) {
-    throw new InvalidAgentResponseError(`agent ${input.agent.name} (${displayUrl(client.url)}) ${op}: the stream ended without a frame`, {
-      agent: input.agent.name,
-      operation: op,
-    });
+  if (view.taskId === undefined) {
+    const call = { agent: input.agent.name, url: client.url, operation: op };
+    throw new InvalidAgentResponseError(`${callPrefix(call)}the stream ended without a frame`, callDetails(call));
   }
   // A stream closed early (still WORKING) is fine: the workflow watches the task from here.
-  return { observation: observeTask(snapshot, 'send') };
+  return { observation: view.observation('send') };
 }
 
 /** The stream broke after it named the task: ask where the task stands instead of failing. */
@@ -296,25 +296,6 @@ async function afterBrokenStream(client: A2AClient, a: Attempt, taskId: string, 
     // The retry knows the id (heartbeated) and will ask again; report the more useful failure.
     throw isRetryable(cause) || !isRetryable(err) ? cause : err;
   }
-}
-
-/** Folds one stream frame into the latest snapshot of the task (status and artifacts). */
-function merge(snapshot: Task | undefined, frame: StreamResponse): Task | undefined {
-  if ('task' in frame && frame.task) return frame.task;
-  if ('statusUpdate' in frame && frame.statusUpdate) {
-    const u = frame.statusUpdate;
-    return { ...(snapshot ?? { id: u.taskId, contextId: u.contextId }), status: u.status };
-  }
-  if ('artifactUpdate' in frame && frame.artifactUpdate) {
-    const u = frame.artifactUpdate;
-    const base: Task = snapshot ?? { id: u.taskId, contextId: u.contextId, status: { state: 'TASK_STATE_WORKING' } };
-    const artifacts = [...(base.artifacts ?? [])];
-    const at = artifacts.findIndex((x) => x.artifactId === u.artifact.artifactId);
-    if (at < 0) artifacts.push(u.artifact);
-    else artifacts[at] = u.append ? { ...artifacts[at]!, parts: [...artifacts[at]!.parts, ...u.artifact.parts] } : u.artifact;
-    return { ...base, artifacts };
-  }
-  return snapshot;
 }
 
 // --- Reconciling --------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ import { observeSignal, type Observation, type WatchProblem } from '../workflows
 import { RemoteTask, artifactKey } from '../workflows/remote-task';
 import type { AgentDirectory } from './agents';
 import type { Alert } from './alert-operator';
-import { withTypedFailures } from './failures';
+import { remoteTaskLost, withTypedFailures } from './failures';
 import { observeFrame, observeTask } from './observe';
 import { ensurePushConfig } from './push-config';
 import type { PushSettings } from './push-token';
@@ -269,13 +269,7 @@ class Watch {
         return;
       } catch (err) {
         if (ctx.cancellationSignal.aborted || err instanceof Done) throw err;
-        if (err instanceof TaskNotFoundError) {
-          throw ApplicationFailure.create({
-            type: 'RemoteTaskLost',
-            nonRetryable: true,
-            message: `agent ${this.input.agent.name} no longer knows task ${this.input.taskId} (GetTask: ${err.message}); it may have restarted without its tasks`,
-          });
-        }
+        if (err instanceof TaskNotFoundError) throw remoteTaskLost(this.input.agent.name, this.input.taskId, err);
         if (!(err instanceof A2AError) || !err.retryable) throw err;
         await this.failed(err);
         this.endIfLeaseOver();
@@ -356,16 +350,7 @@ class Watch {
   }
 
   private observation(source: Observation['source']): Observation {
-    const v = this.view;
-    return {
-      source,
-      taskId: this.input.taskId,
-      contextId: v.contextId,
-      watchId: this.input.watchId,
-      status: v.state ? { state: v.state, timestamp: v.timestamp, text: v.text } : undefined,
-      artifacts: v.artifactList,
-      ...(this.alerted !== undefined ? { alerted: this.alerted } : {}),
-    };
+    return { ...this.view.observation(source), watchId: this.input.watchId, ...(this.alerted !== undefined ? { alerted: this.alerted } : {}) };
   }
 
   private keyOf(artifacts: string): string {

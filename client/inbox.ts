@@ -8,6 +8,7 @@ import {
   type WorkflowExecutionDescription,
   type WorkflowExecutionInfo,
 } from '@temporalio/client';
+import { displayUrl } from '../a2a';
 import type { Artifact, Part } from '../a2a/schema';
 import { DelegatedTaskWorkflow } from '../workflows/delegated-task';
 import type { DelegatedTaskResult } from '../workflows/delegated-task-input';
@@ -162,7 +163,7 @@ function previewOf(p: Part): string {
   if ('data' in p) return clip(JSON.stringify(p.data) ?? 'null');
   const kind = p.mediaType ?? 'application/octet-stream';
   if ('raw' in p && typeof p.raw === 'string') return `(${kind}, ${base64Bytes(p.raw)} bytes)`;
-  if ('url' in p && typeof p.url === 'string') return `(${kind} at ${withoutSecrets(p.url)})`;
+  if ('url' in p && typeof p.url === 'string') return `(${kind} at ${displayUrl(p.url)})`  /* a presigned URL: where it points, not its query */;
   return '';
 }
 
@@ -176,19 +177,6 @@ function base64Bytes(b64: string): number {
   return Math.floor((s.length * 3) / 4);
 }
 
-/** A file URL may be presigned: show where it points, not its query or credentials. */
-function withoutSecrets(u: string): string {
-  try {
-    const url = new URL(u);
-    url.username = '';
-    url.password = '';
-    url.search = '';
-    url.hash = '';
-    return url.toString();
-  } catch {
-    return '(a URL)';
-  }
-}
 
 export interface InboxEntry {
   workflowId: string;

@@ -1,17 +1,16 @@
 // The `planner` CLI, run as a child process exactly as a user runs it (node bin/planner.js), against
 // the run's dev server, the planner's workers in this process and real A2A agents.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
 import { BASE_BRANCH_QUESTION, startCodeReviewer, startDeployer, type AgentHandle } from './agents';
-import { connectClient, plannerEnv, startWorkers, uniqueQueue, type RunningWorkers } from './harness/planner';
+import { connectClient, startWorkers, uniqueQueue, type RunningWorkers } from './harness/planner';
 import { DEPLOY, DIFF, waitForStatus, type TaskHandle } from './support/delegated';
 import { eventually } from './support/wait';
+import { expectOneLineError as expectOneLineErrorOf, spawnPlanner as spawnPlannerOn, type Exit, type Spawned } from './support/planner-cli';
 
-const BIN = join(__dirname, '..', 'bin', 'planner.js');
 const queue = uniqueQueue('cli');
 const plan = `plan-cli-${randomUUID().slice(0, 8)}`;
 
@@ -20,39 +19,12 @@ let workers: RunningWorkers;
 let reviewer: AgentHandle;
 let deployer: AgentHandle;
 
-interface Exit {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function spawnPlanner(args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): { child: ChildProcess; exit: Promise<Exit> } {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    cwd: opts.cwd ?? tmpdir(), // not the repository: the bin must find its own files
-    env: { ...process.env, ...plannerEnv(queue), ...opts.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (b: Buffer) => (stdout += b.toString()));
-  child.stderr!.on('data', (b: Buffer) => (stderr += b.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 40_000);
-  const exit = new Promise<Exit>((resolve) =>
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    }),
-  );
-  return { child, exit };
-}
-
+const spawnPlanner = (args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}) => spawnPlannerOn(queue, args, opts);
 const planner = (...args: string[]): Promise<Exit> => spawnPlanner(args).exit;
 
 /** An expected error: one line naming the problem, no stack trace, nothing on stdout. */
 function expectOneLineError(r: Exit, code: number, message: RegExp): void {
-  expect({ code: r.code, stderr: r.stderr }).toMatchObject({ code, stderr: expect.stringMatching(message) });
-  expect(r.stderr.trim().split('\n')).toHaveLength(1);
-  expect(r.stderr).not.toMatch(/\n\s+at /);
+  expectOneLineErrorOf(r, code, message);
   expect(r.stdout).toBe('');
 }
 
@@ -101,7 +73,7 @@ describe('bad command lines', () => {
 
 describe('delegate, inbox, answer, status, cancel', () => {
   const reviewId = `cli-review-${randomUUID().slice(0, 8)}`;
-  let review: { child: ChildProcess; exit: Promise<Exit> };
+  let review: Spawned;
   let reviewHandle: TaskHandle;
   let deployHandle: TaskHandle;
 

@@ -95,15 +95,17 @@ interface Watch {
 /** The workflow's state, with the handlers that read and change it. */
 class Delegation {
   readonly task: RemoteTask;
-  turn: number;
+  // What a run hands the next (DelegatedTaskCarry), fresh values for the first run.
+  turn = 0;
   question?: Question;
   wait?: Wait;
-  authAlerted: number;
-  inputAlerted: number;
+  authAlerted = 0;
+  inputAlerted = 0;
   pushConfigId?: string;
-  watchSeq: number;
+  watchSeq = 0;
   problem?: WatchProblem;
-  runs: number;
+  runs = 0;
+  // This run's own.
   watch?: Watch;
   pendingAnswer?: Answer & { turn: number };
   readonly replies = new Map<number, AnswerResult>();
@@ -118,16 +120,9 @@ class Delegation {
     readonly input: DelegatedTask,
     carry: DelegatedTaskCarry | undefined,
   ) {
-    this.task = carry ? RemoteTask.from(carry.task) : new RemoteTask();
-    this.turn = carry?.turn ?? 0;
-    this.question = carry?.question;
-    this.wait = carry?.wait;
-    this.authAlerted = carry?.authAlerted ?? 0;
-    this.inputAlerted = carry?.inputAlerted ?? 0;
-    this.pushConfigId = carry?.pushConfigId;
-    this.watchSeq = carry?.watchSeq ?? 0;
-    this.problem = carry?.problem;
-    this.runs = carry?.runs ?? 0;
+    const { task, ...carried } = carry ?? { task: undefined };
+    this.task = task ? RemoteTask.from(task) : new RemoteTask();
+    Object.assign(this, carried);
   }
 
   carry(): DelegatedTaskCarry {

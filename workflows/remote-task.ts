@@ -59,6 +59,17 @@ export class RemoteTask {
     };
   }
 
+  /** What is known, as one observation (a snapshot: status and every artifact). */
+  observation(source: Observation['source']): Observation {
+    return {
+      source,
+      taskId: this.taskId ?? '',
+      contextId: this.contextId,
+      status: this.state ? { state: this.state, timestamp: this.timestamp, text: this.text } : undefined,
+      artifacts: this.artifactList,
+    };
+  }
+
   get terminal(): boolean {
     return this.state !== undefined && isTerminal(this.state);
   }

@@ -2,11 +2,10 @@
  * An agent that completes at once with one large binary artifact (a raw part), to test how the
  * planner carries artifacts bigger than Temporal's payload limit.
  */
-import { randomUUID } from 'node:crypto';
 import { TaskState } from '@a2a-js/sdk';
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
 import { skill } from './card';
-import { statusEvent, submittedTask } from './messages';
+import { artifactEvent, statusEvent, submittedTask } from './messages';
 import type { AgentSpec } from './server';
 
 export const EXPORT_ARTIFACT = 'export.bin';
@@ -37,20 +36,10 @@ class Exporter implements AgentExecutor {
     bus.publish(AgentEvent.task(ctx.task ?? submittedTask(ctx)));
     bus.publish(statusEvent(taskId, contextId, TaskState.TASK_STATE_WORKING, 'Exporting'));
     bus.publish(
-      AgentEvent.artifactUpdate({
-        taskId,
-        contextId,
-        append: false,
-        lastChunk: true,
-        metadata: {},
-        artifact: {
-          artifactId: randomUUID(),
-          name: EXPORT_ARTIFACT,
-          description: `${this.bytes.length} bytes`,
-          parts: [{ content: { $case: 'raw', value: this.bytes }, mediaType: 'application/octet-stream', filename: EXPORT_ARTIFACT, metadata: undefined }],
-          metadata: undefined,
-          extensions: [],
-        },
+      artifactEvent(taskId, contextId, {
+        name: EXPORT_ARTIFACT,
+        description: `${this.bytes.length} bytes`,
+        parts: [{ content: { $case: 'raw', value: this.bytes }, mediaType: 'application/octet-stream', filename: EXPORT_ARTIFACT, metadata: undefined }],
       }),
     );
     bus.publish(statusEvent(taskId, contextId, TaskState.TASK_STATE_COMPLETED, 'Export complete'));

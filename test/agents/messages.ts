@@ -65,7 +65,7 @@ export function statusEvent(
 export function artifactEvent(
   taskId: string,
   contextId: string,
-  artifact: { name: string; description: string; data: Record<string, unknown> },
+  artifact: { name: string; description: string; data?: Record<string, unknown>; parts?: Part[] },
 ): AgentExecutionEvent {
   return AgentEvent.artifactUpdate({
     taskId,
@@ -77,7 +77,7 @@ export function artifactEvent(
       artifactId: randomUUID(),
       name: artifact.name,
       description: artifact.description,
-      parts: [dataPart(artifact.data)],
+      parts: artifact.parts ?? [dataPart(artifact.data ?? {})],
       metadata: undefined,
       extensions: [],
     },
