@@ -9,7 +9,7 @@ import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { startDelegatedTask } from '../client/delegated-task';
 import { startDevServer } from '../scripts/dev-server';
-import { startDeployer } from '../test/agents';
+import { startDeployer } from '../demo/agents';
 import { startChildWorker, uniqueQueue } from '../test/harness/planner';
 import { startAlertSink } from '../test/support/alert-sink';
 

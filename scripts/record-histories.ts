@@ -1,6 +1,6 @@
 // Records the histories of delegated tasks that test/histories.test.ts replays, so that a change to
 // workflows/ that would break running workflows fails the suite. Runs the code of the checkout it
-// sits in: its own dev server, its own workers and the real test agents (test/agents/).
+// sits in: its own dev server, its own workers and the real test agents (demo/agents/).
 //
 //   npx tsx scripts/record-histories.ts test/histories/v2     # one folder per workflow code version
 //

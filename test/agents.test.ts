@@ -13,7 +13,7 @@ import {
   type AgentHandle,
   type Binding,
 } from './agents';
-import { field, isObject, stringField } from './agents/json';
+import { field, isObject, stringField } from '../demo/agents/json';
 
 const HEADERS = { 'Content-Type': 'application/json', 'A2A-Version': '1.0' };
 

@@ -4,9 +4,7 @@
  */
 import { TaskState } from '@a2a-js/sdk';
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
-import { skill } from './card';
-import { artifactEvent, statusEvent, submittedTask } from './messages';
-import type { AgentSpec } from './server';
+import { artifactEvent, skill, statusEvent, submittedTask, type AgentSpec } from '../../demo/agents';
 
 export const EXPORT_ARTIFACT = 'export.bin';
 

@@ -1,0 +1,29 @@
+/**
+ * The demo's A2A agents (the seed's code-reviewer and deployer), built with @a2a-js/sdk and served
+ * on loopback over JSON-RPC and HTTP+JSON, recording what they receive. `planner dev` and
+ * `planner demo` run them; the test suites use them as real protocol peers.
+ */
+import { codeReviewerSpec } from './code-reviewer';
+import { deployerSpec } from './deployer';
+import { startAgent, type AgentHandle, type AgentOptions } from './server';
+
+export type { AgentBehaviour, AgentHandle, AgentOptions, AgentSpec } from './server';
+export { startAgent } from './server';
+export { skill } from './card';
+export { artifactEvent, statusEvent, submittedTask, textOf } from './messages';
+export type { AgentLog, Binding, RecordedMessage, RecordedRequest, RecordedSubscription } from './recorder';
+export { BASE_BRANCH_QUESTION, MIGRATIONS_QUESTION, reviewerQuestion } from './code-reviewer';
+export { parseVersion } from './deployer';
+
+/** questions (default 1): how many INPUT_REQUIRED turns before the review completes. */
+export function startCodeReviewer(opts: AgentOptions & { questions?: number } = {}): Promise<AgentHandle> {
+  const { questions = 1, ...agentOptions } = opts;
+  return startAgent(codeReviewerSpec(questions), agentOptions);
+}
+
+/** authRounds (default 1): how many times the deploy stops in AUTH_REQUIRED, each needing its own approval. */
+export function startDeployer(opts: AgentOptions & { authRounds?: number } = {}): Promise<AgentHandle> {
+  const { authRounds = 1, ...agentOptions } = opts;
+  return startAgent(deployerSpec(authRounds), agentOptions);
+}
+
