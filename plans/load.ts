@@ -1,8 +1,8 @@
 // Loading a plan: YAML or JSON text → zod → the checks of check.ts → a PlanRunInput that
 // PlanWorkflow can start with. Every problem names the field and, for a file, the line.
 import { readFileSync } from 'node:fs';
-import { dirname, extname, resolve } from 'node:path';
-import { LineCounter, parseDocument, type Document } from 'yaml';
+import { dirname, resolve } from 'node:path';
+import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Document } from 'yaml';
 import { AgentCardSchema } from '../a2a/schema';
 import { explainIssues, formatPath } from '../a2a/validate';
 import { checkPlan, resolveInputs, type PlanProblem } from './check';
@@ -44,18 +44,23 @@ export function loadPlanFile(path: string, opts: Omit<LoadOptions, 'baseDir'> = 
   return planFromText(text, path, { ...opts, baseDir: dirname(resolve(path)) });
 }
 
-/** Checks a plan given as text (YAML, or JSON when the source name ends in .json). */
+/** Checks a plan given as text, YAML or JSON. */
 export function planFromText(text: string, source: string, opts: LoadOptions = {}): PlanRunInput {
   const lines = new LineCounter();
-  if (extname(source).toLowerCase() === '.json') strictJson(text, source);
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  // JSON is YAML 1.2 flow syntax: one parser gives both formats line numbers.
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length > 0) {
     throw new PlanError(
       source,
-      doc.errors.map((e) => ({ path: [], line: e.linePos?.[0]?.line, message: `not valid YAML: ${e.message.split('\n')[0]}` })),
+      doc.errors.map((e) => ({ path: [], line: e.linePos?.[0]?.line, message: `not valid YAML: ${e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}` })),
     );
   }
-  const raw: unknown = doc.toJS();
+  let raw: unknown;
+  try {
+    raw = doc.toJS(); // aliases resolve here (an unknown anchor, a billion laughs)
+  } catch (e) {
+    throw new PlanError(source, [{ path: [], message: `not valid YAML: ${(e as Error).message}` }]);
+  }
   const lineOf = (path: PropertyKey[]): number | undefined => lineAt(doc, lines, path);
   return checkedRun(raw, source, opts, lineOf);
 }
@@ -124,22 +129,18 @@ function withAgents(plan: Plan, opts: LoadOptions, fail: (p: PlanProblem[]) => n
   return { ...plan, agents };
 }
 
-function strictJson(text: string, source: string): void {
-  try {
-    JSON.parse(text);
-  } catch (e) {
-    const message = (e as Error).message;
-    const pos = /position (\d+)/.exec(message);
-    const line = pos ? text.slice(0, Number(pos[1])).split('\n').length : undefined;
-    throw new PlanError(source, [{ path: [], line, message: `not valid JSON: ${message}` }]);
-  }
-}
-
-/** The line of the deepest node that exists on the path (a missing field: its parent's line). */
+/** The line of the deepest field that exists on the path (its key's line; a missing field: its parent's). */
 function lineAt(doc: Document, lines: LineCounter, path: PropertyKey[]): number | undefined {
-  for (let n = path.length; n >= 0; n--) {
-    const node = doc.getIn(path.slice(0, n) as Array<string | number>, true) as { range?: [number, number, number] } | undefined;
-    if (node && typeof node === 'object' && node.range) return lines.linePos(node.range[0]).line;
+  for (let n = path.length; n > 0; n--) {
+    const parent = n === 1 ? doc.contents : doc.getIn(path.slice(0, n - 1) as Array<string | number>, true);
+    const key = path[n - 1];
+    let range: readonly number[] | null | undefined;
+    if (isMap(parent)) {
+      const pair = parent.items.find((p) => isScalar(p.key) && String(p.key.value) === String(key));
+      range = isScalar(pair?.key) ? pair.key.range : undefined;
+    } else if (isSeq(parent) && typeof key === 'number') range = (parent.items[key] as { range?: number[] } | undefined)?.range;
+    if (range) return lines.linePos(range[0]!).line;
   }
-  return undefined;
+  const root = doc.contents as { range?: number[] } | null;
+  return root?.range ? lines.linePos(root.range[0]!).line : undefined;
 }
