@@ -5,7 +5,8 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
+import { connectClient, temporalTarget } from '../worker/temporal-connection';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { startDelegatedTask } from '../client/delegated-task';
 import { startDevServer } from '../scripts/dev-server';
@@ -51,7 +52,7 @@ async function main(): Promise<void> {
   writeFileSync(bundlePath, (await bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger: quiet })).code);
   process.env.TEMPORAL_ADDRESS = server.address;
   process.env.PLANNER_WORKFLOW_BUNDLE = bundlePath;
-  const connection = await Connection.connect({ address: server.address });
+  const connection = await connectClient(temporalTarget({ TEMPORAL_ADDRESS: server.address, TEMPORAL_NAMESPACE: server.namespace }, {}));
   const client = new Client({ connection });
   const deployer = await startDeployer();
   const sink = await startAlertSink();

@@ -6,8 +6,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Runtime, Worker, DefaultLogger } from '@temporalio/worker';
+import { Client } from '@temporalio/client';
+import { connectClient, connectWorker, temporalTarget } from '../worker/temporal-connection';
+import { Runtime, Worker, DefaultLogger } from '@temporalio/worker';
 import { DISPATCH_TUNING, startDevServer } from '../scripts/dev-server';
 
 const RUNS = Number(process.env.DISPATCH_RUNS ?? 50);
@@ -35,14 +36,14 @@ async function measure(name: string, tuning: Readonly<Record<string, number | st
   const dir = mkdtempSync(join(tmpdir(), 'bench-dispatch-'));
   const server = await startDevServer({ dbFile: join(dir, 'temporal.sqlite'), uiPort: false, dispatchTuning: tuning });
   try {
-    const connection = await NativeConnection.connect({ address: server.address });
+    const connection = await connectWorker(temporalTarget({ TEMPORAL_ADDRESS: server.address, TEMPORAL_NAMESPACE: server.namespace }, {}));
     const worker = await Worker.create({
       connection,
       taskQueue: 'dispatch',
       workflowsPath: require.resolve('./dispatch-workflow'),
       activities: { noop: async () => undefined },
     });
-    const client = new Client({ connection: await Connection.connect({ address: server.address }) });
+    const client = new Client({ connection: await connectClient(temporalTarget({ TEMPORAL_ADDRESS: server.address, TEMPORAL_NAMESPACE: server.namespace }, {})) });
     const run = async (): Promise<void> => {
       const times: number[] = [];
       for (let i = 0; i < RUNS + 5; i++) {

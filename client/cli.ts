@@ -17,6 +17,7 @@ import {
 } from '@temporalio/client';
 import type { z } from 'zod';
 import { loadConfig, type PlannerConfig } from '../worker/config';
+import { connectClient, temporalTarget, type TemporalTarget } from '../worker/temporal-connection';
 import { DelegatedTaskInputSchema, DurationSchema, type DelegatedTaskInput } from '../workflows/delegated-task-input';
 import type { Answer } from '../workflows/delegated-task-messages';
 import { describeFailure } from '../workflows/failure-cause';
@@ -413,14 +414,20 @@ function configOrUsage(): PlannerConfig {
 async function withClient(fn: (client: Client, config: PlannerConfig) => Promise<number>): Promise<number> {
   const config = configOrUsage();
   let connection: Connection;
+  let target: TemporalTarget;
   try {
-    connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS, connectTimeout: '5s' });
+    target = temporalTarget(config);
   } catch (e) {
-    throw new CliFailure(`cannot reach Temporal at ${config.TEMPORAL_ADDRESS} (TEMPORAL_ADDRESS): ${(e as Error).message}`);
+    throw new UsageError((e as Error).message);
+  }
+  try {
+    connection = await connectClient(target, { connectTimeout: '5s' });
+  } catch (e) {
+    throw new CliFailure(`cannot reach Temporal at ${target.describe} (TEMPORAL_ADDRESS, TEMPORAL_PROFILE): ${(e as Error).message}`);
   }
   try {
     const dataConverter = plannerDataConverter(payloadSettings(config)); // reads large payloads back from the blob store
-    return await fn(new Client({ connection, namespace: config.TEMPORAL_NAMESPACE, dataConverter }), config);
+    return await fn(new Client({ connection, namespace: target.namespace, dataConverter }), config);
   } finally {
     await connection.close();
   }

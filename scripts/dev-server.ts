@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, openSync, closeSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname } from 'node:path';
-import { Connection } from '@temporalio/client';
+import { connectClient, temporalTarget } from '../worker/temporal-connection';
 import { plannerSearchAttributes, SEARCH_ATTRIBUTE_TYPE_NAMES } from '../workflows/search-attributes';
 import { ensureTemporalCli } from './temporal-cli';
 
@@ -113,10 +113,13 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   return { address, uiUrl: uiPort === false ? undefined : `http://${ip}:${uiPort}`, namespace, pid: child.pid, stop };
 }
 
-/** True when a Temporal frontend answers at `address`. */
-export async function isServing(address: string): Promise<boolean> {
+/**
+ * True when a Temporal frontend answers at `address`; `env` carries the client settings (TLS, API
+ * key) for a server that needs them (default: none, a local server).
+ */
+export async function isServing(address: string, env: NodeJS.ProcessEnv = {}): Promise<boolean> {
   try {
-    const conn = await Connection.connect({ address, connectTimeout: 1000 });
+    const conn = await connectClient(temporalTarget({ TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: 'default' }, env), { connectTimeout: 1000 });
     try {
       await conn.workflowService.getSystemInfo({});
       return true;

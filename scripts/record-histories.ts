@@ -9,7 +9,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
+import { Client, type WorkflowHandle } from '@temporalio/client';
+import { connectClient, temporalTarget } from '../worker/temporal-connection';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import pino from 'pino';
 import { startDelegatedTask } from '../client/delegated-task';
@@ -250,7 +251,7 @@ async function main(): Promise<void> {
     const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } });
     const bundle = join(dir, 'workflow-bundle.js');
     writeFileSync(bundle, code);
-    const connection = await Connection.connect({ address: server.address });
+    const connection = await connectClient(temporalTarget({ TEMPORAL_ADDRESS: server.address, TEMPORAL_NAMESPACE: server.namespace }, {}));
     const client = new Client({ connection, namespace: server.namespace });
     stops.unshift(() => connection.close());
     const sink = await startAlertSink();

@@ -3,8 +3,9 @@
 import { join } from 'node:path';
 import { createLogger, installRuntime } from '../worker/logger';
 import { loadConfig } from '../worker/config';
+import { connectClient, temporalTarget } from '../worker/temporal-connection';
 import { createPlannerWorkers } from '../worker/workers';
-import { Client, Connection } from '@temporalio/client';
+import { Client, type Connection } from '@temporalio/client';
 import { startPushReceiver, type PushReceiver } from '../client/push-receiver';
 import { payloadSettings, plannerDataConverter } from '../payloads/data-converter';
 import { isServing, startDevServer, type DevServer } from './dev-server';
@@ -20,7 +21,7 @@ export async function startPlanner(): Promise<void> {
   let config = loadConfig();
   const logger = createLogger(config.PLANNER_LOG_LEVEL);
   let server: DevServer | undefined;
-  if (!(await isServing(config.TEMPORAL_ADDRESS))) {
+  if (!(await isServing(config.TEMPORAL_ADDRESS, process.env))) {
     const [ip, port] = config.TEMPORAL_ADDRESS.split(':');
     logger.info({ address: config.TEMPORAL_ADDRESS }, 'no Temporal server answers there; starting a dev server');
     server = await startDevServer({
@@ -39,12 +40,13 @@ export async function startPlanner(): Promise<void> {
   let receiver: PushReceiver | undefined;
   let receiverConnection: Connection | undefined;
   try {
-    installRuntime(logger);
+    installRuntime(logger, { metricsAddress: config.PLANNER_METRICS_ADDRESS });
     const planner = await createPlannerWorkers(config, logger);
     if (config.PLANNER_WEBHOOK_SECRET && config.PLANNER_WEBHOOK_BASE_URL) {
       const [host, port] = config.PLANNER_WEBHOOK_LISTEN.split(':');
-      receiverConnection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
-      const temporal = new Client({ connection: receiverConnection, namespace: config.TEMPORAL_NAMESPACE, dataConverter: plannerDataConverter(payloadSettings(config)) });
+      const target = temporalTarget(config);
+      receiverConnection = await connectClient(target);
+      const temporal = new Client({ connection: receiverConnection, namespace: target.namespace, dataConverter: plannerDataConverter(payloadSettings(config)) });
       receiver = await startPushReceiver({ temporal, secret: config.PLANNER_WEBHOOK_SECRET, host, port: Number(port), logger });
       logger.info({ listen: receiver.url, publicUrl: config.PLANNER_WEBHOOK_BASE_URL }, 'push receiver running');
     }

@@ -1,7 +1,8 @@
 // The inbox at scale: 200 waits (questions and approvals) listed from one visibility call, with no
 // status query to any workflow (a query on an evicted workflow replays its whole history).
 import { InterceptingCall, type Interceptor } from '@grpc/grpc-js';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
+import { connectClient, temporalTarget } from '../worker/temporal-connection';
 import { listInbox } from '../client/inbox';
 import { startCodeReviewer, startDeployer, type AgentHandle } from './agents';
 import { testDataConverter, testEnv } from './harness/planner';
@@ -32,7 +33,7 @@ async function countingClient(): Promise<{ client: Client; calls: Map<string, nu
     calls.set(method, (calls.get(method) ?? 0) + 1);
     return new InterceptingCall(nextCall(options));
   };
-  const connection = await Connection.connect({ address: testEnv().address, interceptors: [count] });
+  const connection = await connectClient(temporalTarget({ TEMPORAL_ADDRESS: testEnv().address, TEMPORAL_NAMESPACE: testEnv().namespace }, {}), { interceptors: [count] });
   return { client: new Client({ connection, namespace: testEnv().namespace, dataConverter: testDataConverter() }), calls };
 }
 

@@ -9,6 +9,9 @@ const csv = <T extends string>(values: readonly [T, ...T[]]) =>
     .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
     .pipe(z.array(z.enum(values)).min(1));
 
+/** A duration as the SDK takes it: 500ms, 30s, 2m. */
+const duration = z.string().regex(/^\d+(ms|s|m)$/, 'a duration such as 500ms, 30s or 2m');
+
 const ConfigSchema = z.object({
   TEMPORAL_ADDRESS: z.string().regex(/^[^:\s]+:\d+$/, 'host:port').default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
@@ -16,6 +19,19 @@ const ConfigSchema = z.object({
   /** Slots on the watch queue: each AUTH_REQUIRED wait holds one (a cheap, mostly idle socket). */
   PLANNER_WATCH_SLOTS: z.coerce.number().int().min(1).default(20_000),
   PLANNER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).default(500),
+  /** Pollers on the watch queue: few, since a watch holds its slot for as long as the wait lasts. */
+  PLANNER_WATCH_POLLERS: z.coerce.number().int().min(1).default(4),
+  /** Workflow tasks one worker runs at once (the SDK's default). */
+  PLANNER_WORKFLOW_SLOTS: z.coerce.number().int().min(1).default(40),
+  /** Activities (sends, cancels, alerts) one worker runs at once on the main queue (the SDK's default). */
+  PLANNER_ACTIVITY_SLOTS: z.coerce.number().int().min(1).default(100),
+  /** Pollers for workflow tasks and for activities on the main queue (each at most its slots). */
+  PLANNER_WORKFLOW_POLLERS: z.coerce.number().int().min(1).default(10),
+  PLANNER_ACTIVITY_POLLERS: z.coerce.number().int().min(1).default(10),
+  /** On SIGTERM, how long running activities on the main queue may take to finish before they are cancelled. */
+  PLANNER_SHUTDOWN_GRACE: duration.default('30s'),
+  /** Where the worker serves Prometheus metrics (host:port, path /metrics); unset: no metrics endpoint. */
+  PLANNER_METRICS_ADDRESS: z.string().regex(/^[^:\s]+:\d+$/, 'host:port').optional(),
   PLANNER_ALERT_SINKS: csv(['log', 'webhook'] as const).default(['log']),
   PLANNER_ALERT_WEBHOOK_URL: z.url().optional(),
   PLANNER_UI_URL: z.url().default('http://127.0.0.1:8233'),

@@ -1,21 +1,34 @@
 // The worker process: connects to TEMPORAL_ADDRESS and serves the planner's task queues until
-// SIGINT/SIGTERM, then drains and exits. Also `planner worker`.
+// SIGINT/SIGTERM, then drains and exits: it stops polling, lets running activities on the main
+// queue finish within PLANNER_SHUTDOWN_GRACE, and cancels the rest (their retries run elsewhere).
+// A second signal exits at once. Also `planner worker`.
 import { createLogger, installRuntime } from './logger';
 import { loadConfig } from './config';
+import { temporalTarget } from './temporal-connection';
 import { createPlannerWorkers } from './workers';
 
 export async function runWorker(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.PLANNER_LOG_LEVEL);
-  installRuntime(logger);
+  installRuntime(logger, { metricsAddress: config.PLANNER_METRICS_ADDRESS });
   const planner = await createPlannerWorkers(config, logger);
+  let stopping = false;
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(sig, () => {
-      logger.info({ signal: sig }, 'shutting down the worker');
+    process.on(sig, () => {
+      if (stopping) {
+        logger.warn({ signal: sig }, 'second signal: exiting without waiting for running activities');
+        process.exit(130);
+      }
+      stopping = true;
+      logger.info({ signal: sig, grace: config.PLANNER_SHUTDOWN_GRACE }, 'shutting down the worker');
       planner.shutdown();
     });
   }
-  logger.info({ address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.PLANNER_TASK_QUEUE }, 'worker running');
+  const target = temporalTarget(config);
+  logger.info(
+    { temporal: target.describe, taskQueue: config.PLANNER_TASK_QUEUE, ...(config.PLANNER_METRICS_ADDRESS ? { metrics: `http://${config.PLANNER_METRICS_ADDRESS}/metrics` } : {}) },
+    'worker running',
+  );
   await planner.run();
 }
 

@@ -1,12 +1,13 @@
 // The planner's workers: one on the main queue (workflows, sends, cancels, alerts) and one on the
 // watch queue, whose slots are many because each AUTH_REQUIRED wait holds one mostly idle stream.
-import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { Client } from '@temporalio/client';
+import { Worker, type WorkerOptions } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { createActivities } from '../activities';
 import { AgentDirectory } from '../activities/agents';
 import { payloadSettings, plannerDataConverter } from '../payloads/data-converter';
 import { pushSettings, type PlannerConfig } from './config';
+import { connectClient, connectWorker, temporalTarget } from './temporal-connection';
 
 export interface PlannerWorkers {
   workers: Worker[];
@@ -15,11 +16,15 @@ export interface PlannerWorkers {
   shutdown(): void;
 }
 
-export async function createPlannerWorkers(config: PlannerConfig, logger: Logger): Promise<PlannerWorkers> {
-  const address = config.TEMPORAL_ADDRESS;
-  const namespace = config.TEMPORAL_NAMESPACE;
-  const connection = await NativeConnection.connect({ address });
-  const clientConnection = await Connection.connect({ address });
+/**
+ * `env` is the environment `config` was read from: Temporal's client settings (TLS, API key,
+ * profile) come from it too (worker/temporal-connection.ts).
+ */
+export async function createPlannerWorkers(config: PlannerConfig, logger: Logger, env: NodeJS.ProcessEnv = process.env): Promise<PlannerWorkers> {
+  const target = temporalTarget(config, env);
+  const namespace = target.namespace;
+  const connection = await connectWorker(target);
+  const clientConnection = await connectClient(target);
   // Large payloads go to the blob store, on both sides: the workers' own and the activities' signals.
   const dataConverter = plannerDataConverter(payloadSettings(config));
   const temporal = new Client({ connection: clientConnection, namespace, dataConverter });
@@ -49,7 +54,12 @@ export async function createPlannerWorkers(config: PlannerConfig, logger: Logger
     dataConverter,
     activities: mainActivities,
     maxCachedWorkflows: config.PLANNER_MAX_CACHED_WORKFLOWS,
-    shutdownGraceTime: '5s',
+    maxConcurrentWorkflowTaskExecutions: config.PLANNER_WORKFLOW_SLOTS,
+    maxConcurrentActivityTaskExecutions: config.PLANNER_ACTIVITY_SLOTS,
+    maxConcurrentWorkflowTaskPolls: Math.min(config.PLANNER_WORKFLOW_POLLERS, config.PLANNER_WORKFLOW_SLOTS),
+    maxConcurrentActivityTaskPolls: Math.min(config.PLANNER_ACTIVITY_POLLERS, config.PLANNER_ACTIVITY_SLOTS),
+    // A send in flight finishes (its result recorded) rather than being cut and reconciled by another worker.
+    shutdownGraceTime: config.PLANNER_SHUTDOWN_GRACE as WorkerOptions['shutdownGraceTime'],
   });
   const watch = await Worker.create({
     connection,
@@ -59,7 +69,9 @@ export async function createPlannerWorkers(config: PlannerConfig, logger: Logger
     activities: { watchTask, watchRemoteTask },
     maxConcurrentActivityTaskExecutions: config.PLANNER_WATCH_SLOTS,
     // Activities that hold streams for weeks must not cost a poller each; a few pollers fill many slots.
-    maxConcurrentActivityTaskPolls: 4,
+    maxConcurrentActivityTaskPolls: Math.min(config.PLANNER_WATCH_POLLERS, config.PLANNER_WATCH_SLOTS),
+    // A watch never finishes on its own: it is cancelled after 2 s and its retry resumes the
+    // wait on another worker (a watch keeps nothing that GetTask cannot tell again).
     shutdownGraceTime: '2s',
   });
   const workers = [main, watch];

@@ -3,11 +3,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import pino from 'pino';
 import { payloadSettings, plannerDataConverter } from '../../payloads/data-converter';
 import { installRuntime } from '../../worker/logger';
 import { loadConfig, type PlannerConfig } from '../../worker/config';
+import { connectClient as connect, temporalTarget } from '../../worker/temporal-connection';
 import { createPlannerWorkers, type PlannerWorkers } from '../../worker/workers';
 
 const ROOT = join(__dirname, '..', '..');
@@ -28,7 +29,7 @@ export function testDataConverter(): ReturnType<typeof plannerDataConverter> {
 
 export async function connectClient(): Promise<Client> {
   const { address, namespace } = testEnv();
-  const connection = await Connection.connect({ address });
+  const connection = await connect(temporalTarget({ TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace }, { TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace }));
   return new Client({ connection, namespace, dataConverter: testDataConverter() });
 }
 
@@ -56,7 +57,7 @@ export async function startWorkers(taskQueue: string, extra: Record<string, stri
   const config: PlannerConfig = loadConfig(plannerEnv(taskQueue, extra));
   const logger = pino({ level: 'error' });
   installRuntime(logger);
-  const planner: PlannerWorkers = await createPlannerWorkers(config, logger);
+  const planner: PlannerWorkers = await createPlannerWorkers(config, logger, plannerEnv(taskQueue, extra));
   const running = planner.run();
   return {
     async stop() {
