@@ -17,7 +17,7 @@ import {
 } from '@temporalio/client';
 import type { z } from 'zod';
 import { loadConfig, type PlannerConfig } from '../worker/config';
-import { connectClient, temporalTarget, type TemporalTarget } from '../worker/temporal-connection';
+import { connectClient, temporalTarget, temporalUnavailable, type TemporalTarget } from '../worker/temporal-connection';
 import { DelegatedTaskInputSchema, DurationSchema, type DelegatedTaskInput } from '../workflows/delegated-task-input';
 import type { Answer } from '../workflows/delegated-task-messages';
 import { describeFailure } from '../workflows/failure-cause';
@@ -428,6 +428,9 @@ async function withClient(fn: (client: Client, config: PlannerConfig) => Promise
   try {
     const dataConverter = plannerDataConverter(payloadSettings(config)); // reads large payloads back from the blob store
     return await fn(new Client({ connection, namespace: target.namespace, dataConverter }), config);
+  } catch (e) {
+    const unavailable = temporalUnavailable(e, target.describe);
+    throw unavailable ? new CliFailure(unavailable) : e;
   } finally {
     await connection.close();
   }

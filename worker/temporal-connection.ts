@@ -51,3 +51,20 @@ export async function connectClient(target: TemporalTarget, extra: Omit<Connecti
 export async function connectWorker(target: TemporalTarget): Promise<NativeConnection> {
   return NativeConnection.connect(target.connectionOptions);
 }
+
+const UNAVAILABLE_CODES = new Set([4 /* DEADLINE_EXCEEDED */, 14 /* UNAVAILABLE */, 8 /* RESOURCE_EXHAUSTED */]);
+
+/**
+ * When `err` says Temporal itself cannot serve right now (its frontend unreachable, or a service or
+ * its database behind it down), a sentence saying so; otherwise undefined. For the CLI and the API.
+ */
+export function temporalUnavailable(err: unknown, where: string): string | undefined {
+  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'number' && UNAVAILABLE_CODES.has(code)) {
+      const detail = ((e as Error).message ?? '').split('\n')[0]!.slice(0, 200);
+      return `Temporal at ${where} is unavailable right now (${detail}); nothing recorded is lost: try again when it is back`;
+    }
+  }
+  return undefined;
+}

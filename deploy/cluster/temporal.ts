@@ -1,0 +1,97 @@
+// The Temporal side of a local cluster: schema set-up by temporal-sql-tool, the four services as
+// separate processes, the namespace and the planner's search attributes (through the CLI binary).
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { isServing } from '../../scripts/dev-server';
+import type { ServerBinaries } from './binaries';
+import { DATABASES, DB_USER, MEMBERSHIP_OFFSET, NAMESPACE, NAMESPACE_RETENTION, SCHEMA_DIRS, SEARCH_ATTRIBUTES, SQL_PLUGIN, type TemporalService } from './settings';
+import { startProcess, type ProcessRecord } from './state';
+
+const exec = promisify(execFile);
+type Log = (line: string) => void;
+
+async function sqlTool(bin: string, port: number, password: string, database: string, args: string[]): Promise<string> {
+  // Connection settings by environment: the password stays off the command line (ps).
+  const env = { ...process.env, SQL_PLUGIN: SQL_PLUGIN, SQL_HOST: '127.0.0.1', SQL_PORT: String(port), SQL_USER: DB_USER, SQL_PASSWORD: password, SQL_DATABASE: database };
+  try {
+    const { stdout, stderr } = await exec(bin, args, { env, timeout: 180_000, maxBuffer: 8 << 20 });
+    return stdout + stderr;
+  } catch (e) {
+    const err = e as { stdout?: string; stderr?: string; message: string };
+    const out = `${err.stdout ?? ''}${err.stderr ?? ''}` || err.message;
+    throw Object.assign(new Error(`temporal-sql-tool ${args[0]} (${database}) failed: ${out.trim().slice(-1500)}`), { output: out });
+  }
+}
+
+/** Creates both databases if missing, then sets up and upgrades their schemas (idempotent). */
+export async function setupSchemas(bins: ServerBinaries, moduleDir: string, port: number, password: string, log: Log): Promise<void> {
+  for (const [key, database] of Object.entries(DATABASES) as Array<[keyof typeof DATABASES, string]>) {
+    let created = true;
+    try {
+      await sqlTool(bins.sqlTool, port, password, database, ['create-database', '--defaultdb', 'postgres']);
+    } catch (e) {
+      if (!/already exists/i.test((e as { output?: string }).output ?? '')) throw e;
+      created = false;
+    }
+    if (created) await sqlTool(bins.sqlTool, port, password, database, ['setup-schema', '-v', '0.0']);
+    await sqlTool(bins.sqlTool, port, password, database, ['update-schema', '-d', join(moduleDir, SCHEMA_DIRS[key])]);
+    log(`  schema ${database}: ${created ? 'created and ' : ''}up to date (temporal-sql-tool update-schema ${SCHEMA_DIRS[key]})`);
+  }
+}
+
+/** The internal worker service serves no gRPC: status checks its membership port instead. */
+export function startTemporalService(bins: ServerBinaries, configDir: string, service: TemporalService, logDir: string, grpcPort: number): ProcessRecord {
+  const answersOn = service === 'worker' ? grpcPort + MEMBERSHIP_OFFSET : grpcPort;
+  const argv = [bins.server, '--root', '/', '--config', configDir, '--env', service, '--allow-no-auth', 'start', '--service', service];
+  return startProcess(`temporal-${service}`, argv, { log: join(logDir, `temporal-${service}.log`), env: { ...process.env }, cwd: configDir, url: `127.0.0.1:${answersOn}` });
+}
+
+export async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number, isAlive?: () => boolean): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (isAlive && !isAlive()) throw new Error(`${what}: the process exited`);
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`${what}: not ready within ${Math.round(timeoutMs / 1000)} s`);
+}
+
+export const frontendServing = (address: string): Promise<boolean> => isServing(address);
+
+async function cli(bin: string, args: string[], address: string): Promise<string> {
+  const { stdout } = await exec(bin, [...args, '--address', address, '--namespace', NAMESPACE], { timeout: 30_000 });
+  return stdout;
+}
+
+/** The `default` namespace and the planner's search attributes, with the Temporal CLI; idempotent. */
+export async function registerNamespace(temporalCli: string, address: string, log: Log): Promise<void> {
+  const exists = await cli(temporalCli, ['operator', 'namespace', 'describe', '-o', 'json'], address).then(
+    () => true,
+    () => false,
+  );
+  if (!exists) {
+    await retry(() => cli(temporalCli, ['operator', 'namespace', 'create', '--retention', NAMESPACE_RETENTION], address), 'namespace create', 30_000);
+    log(`  namespace ${NAMESPACE} registered (retention ${NAMESPACE_RETENTION})`);
+  }
+  const listed = await retry(() => cli(temporalCli, ['operator', 'search-attribute', 'list', '-o', 'json'], address), 'search-attribute list', 30_000);
+  const have = new Set(Object.keys((JSON.parse(listed) as { customAttributes?: Record<string, unknown> }).customAttributes ?? {}));
+  const missing = SEARCH_ATTRIBUTES.filter((a) => !have.has(a.name));
+  if (missing.length > 0) {
+    const args = ['operator', 'search-attribute', 'create', ...missing.flatMap((a) => ['--name', a.name, '--type', a.type])];
+    await retry(() => cli(temporalCli, args, address), 'search-attribute create', 30_000);
+  }
+  log(`  search attributes: ${SEARCH_ATTRIBUTES.map((a) => `${a.name}=${a.type}`).join(', ')}${missing.length ? ` (${missing.length} registered now)` : ''}`);
+}
+
+async function retry<T>(fn: () => Promise<T>, what: string, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await fn();
+    } catch (e) {
+      if (Date.now() > deadline) throw new Error(`temporal ${what} failed: ${(e as { stderr?: string }).stderr ?? (e as Error).message}`);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+}

@@ -1,0 +1,199 @@
+// `planner cluster up`: a local production-shaped stack. PostgreSQL in its own folder, the schema
+// by temporal-sql-tool, Temporal's four services as separate processes, the namespace and search
+// attributes, the Temporal UI, N planner workers and M `planner serve` replicas, each its own
+// process, logs and pids under the cluster folder (state.json).
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { stringify } from 'yaml';
+import { ensureTemporalCli } from '../../scripts/temporal-cli';
+import { ensureServerBinaries, ensureUiServer, serverModuleDir, type ServerBinaries } from './binaries';
+import { initPostgres, isInitialized, postgresPaths, postgresPid, startPostgres } from './postgres';
+import { NAMESPACE, plannerProcessEnv, TEMPORAL_SERVICES, TEMPORAL_UI_VERSION, type TemporalService } from './settings';
+import { isOurs, pgPassword, readState, resolveOptions, startProcess, writeState, type ClusterOptions, type ClusterState, type ProcessRecord, type Resolved } from './state';
+import { writeTemporalConfig } from './temporal-config';
+import { frontendServing, registerNamespace, setupSchemas, startTemporalService, waitFor } from './temporal';
+
+const ROOT = join(__dirname, '..', '..');
+
+export interface ClusterHandle {
+  state: ClusterState;
+  binaries: ServerBinaries;
+  /** The server's config folder (--config), for restarting a service. */
+  configDir: string;
+}
+
+/** Builds (or finds) every binary the cluster needs; `scripts/test.sh` calls this before jest. */
+export async function ensureClusterBinaries(log: (line: string) => void, opts: { ui?: boolean } = {}): Promise<{ binaries: ServerBinaries; temporalCli: string; ui?: string; moduleDir: string }> {
+  const binaries = await ensureServerBinaries(log);
+  const temporalCli = await ensureTemporalCli(log);
+  const ui = opts.ui === false ? undefined : await ensureUiServer(log);
+  const moduleDir = await serverModuleDir();
+  return { binaries, temporalCli, ...(ui ? { ui } : {}), moduleDir };
+}
+
+export async function clusterUp(opts: ClusterOptions = {}): Promise<ClusterHandle> {
+  const o = resolveOptions(opts);
+  const { log } = o;
+  const started = Date.now();
+  mkdirSync(o.dir, { recursive: true, mode: 0o755 });
+  const previous = readState(o.dir);
+  if (previous && previous.processes.some(isOurs)) {
+    throw new Error(`a cluster from ${o.dir} is already running (started ${previous.startedAt}): \`planner cluster status\` shows it, \`planner cluster down\` stops it`);
+  }
+  log(`Cluster folder ${o.dir}`);
+  const { binaries, temporalCli, ui, moduleDir } = await ensureClusterBinaries(log, { ui: o.ui });
+  const password = pgPassword(o.dir, opts.pgPassword ?? o.env.PLANNER_CLUSTER_PG_PASSWORD);
+  const state: ClusterState = {
+    dir: o.dir,
+    startedAt: new Date().toISOString(),
+    ports: o.ports,
+    frontend: `127.0.0.1:${o.ports.frontend}`,
+    postgres: { data: postgresPaths(o.dir).data, port: o.ports.postgres },
+    processes: [],
+    notes: [],
+  };
+  // Record every process as soon as it starts, so that `down` can stop a half-started cluster.
+  const record = (p: ProcessRecord): ProcessRecord => {
+    state.processes.push(p);
+    writeState(state);
+    return p;
+  };
+  writeState(state);
+
+  // PostgreSQL
+  const pg = postgresPaths(o.dir);
+  if (!isInitialized(pg)) {
+    log(`PostgreSQL: initdb in ${pg.data} (user temporal, password in ${join(o.dir, 'pg-password')})`);
+    await initPostgres(pg, o.ports.postgres, password);
+  }
+  state.postgres.pid = postgresPid(pg) ?? (await startPostgres(pg));
+  writeState(state);
+  log(`PostgreSQL ${state.postgres.pid ? `pid ${state.postgres.pid}` : ''} on 127.0.0.1:${o.ports.postgres}, log ${pg.log}`);
+  await setupSchemas(binaries, moduleDir, o.ports.postgres, password, log);
+
+  // Temporal services
+  const configDir = writeTemporalConfig({ ports: o.ports, pgPassword: password, dir: join(o.dir, 'temporal-config') });
+  for (const service of TEMPORAL_SERVICES) {
+    const rec = record(startTemporalService(binaries, configDir, service, o.dir, o.ports[service]));
+    log(`Temporal ${service}: pid ${rec.pid}, gRPC 127.0.0.1:${o.ports[service]}, log ${rec.log}`);
+  }
+  const frontend = state.processes.find((p) => p.name === 'temporal-frontend')!;
+  await waitFor('the Temporal frontend', () => frontendServing(state.frontend), 120_000, () => isOurs(frontend));
+  await registerNamespace(temporalCli, state.frontend, log);
+
+  // Temporal UI
+  if (ui) {
+    const uiDir = join(o.dir, 'ui');
+    mkdirSync(join(uiDir, 'config'), { recursive: true });
+    writeFileSync(
+      join(uiDir, 'config', 'cluster.yaml'),
+      stringify({ temporalGrpcAddress: state.frontend, host: '127.0.0.1', port: o.ports.ui, enableUi: true, defaultNamespace: NAMESPACE, cors: { cookieInsecure: true, allowOrigins: [`http://127.0.0.1:${o.ports.ui}`] }, refreshInterval: '1m', notifyOnNewVersion: false }),
+    );
+    const rec = record(startProcess('temporal-ui', [ui, '--root', uiDir, '--config', 'config', '--env', 'cluster', 'start'], { log: join(o.dir, 'temporal-ui.log'), env: { ...process.env }, cwd: uiDir, url: `http://127.0.0.1:${o.ports.ui}` }));
+    state.uiUrl = rec.url;
+    log(`Temporal UI v${TEMPORAL_UI_VERSION}: pid ${rec.pid}, ${rec.url}`);
+  } else {
+    state.notes.push('no Temporal UI (PLANNER_CLUSTER_UI=off, or the UI server could not be built): see docs/deploy.md');
+  }
+
+  // Planner workers, from one prebuilt workflow bundle
+  const bundle = join(o.dir, 'workflow-bundle.js');
+  if (o.workers > 0) {
+    log('Bundling the workflows once for every worker...');
+    const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: quietLogger(log) });
+    writeFileSync(bundle, code);
+  }
+  const blobDir = resolve(o.env.PLANNER_BLOB_DIR || join('.planner', 'blobs'));
+  const base = { ...o.env, ...plannerProcessEnv({ frontend: state.frontend, blobDir, bundle, uiUrl: state.uiUrl }) };
+  const starting: Array<Promise<void>> = [];
+  for (let i = 0; i < o.workers; i++) starting.push(startWorker(o, state, record, base, i));
+  await Promise.all(starting);
+
+  // `planner serve` replicas
+  await startServers(o, state, record, base);
+  writeState(state);
+  log(`Cluster up in ${Math.round((Date.now() - started) / 1000)} s.`);
+  printUrls(state, log);
+  return { state, binaries, configDir };
+}
+
+function quietLogger(log: (l: string) => void): Parameters<typeof bundleWorkflowCode>[0]['logger'] {
+  return { trace() {}, debug() {}, info() {}, warn() {}, error: (m: string) => log(m), log() {} };
+}
+
+export function workerArgv(): string[] {
+  // node itself with tsx's loader (not the tsx CLI, which would stand between the pid and the worker).
+  return [process.execPath, '--require', 'tsx/cjs', join(ROOT, 'worker', 'main.ts')];
+}
+
+/** Starts worker i and waits until it says it runs. */
+export async function startWorker(o: Pick<Resolved, 'dir' | 'ports' | 'log'>, state: ClusterState, record: (p: ProcessRecord) => ProcessRecord, base: NodeJS.ProcessEnv, i: number): Promise<void> {
+  const metrics = `127.0.0.1:${o.ports.workerMetrics + i}`;
+  const logFile = join(o.dir, `worker-${i}.log`);
+  const rec = record(
+    startProcess(`worker-${i}`, workerArgv(), { log: logFile, cwd: ROOT, env: { ...base, PLANNER_METRICS_ADDRESS: metrics, PLANNER_LOG_LEVEL: base.PLANNER_LOG_LEVEL ?? 'info' }, url: `http://${metrics}/metrics` }),
+  );
+  await waitFor(`planner worker ${i} (log ${logFile})`, async () => (await readLog(logFile)).includes('worker running'), 120_000, () => isOurs(rec));
+  o.log(`Planner worker ${i}: pid ${rec.pid}, metrics ${rec.url}, log ${logFile}`);
+}
+
+async function readLog(path: string): Promise<string> {
+  const { readFile } = await import('node:fs/promises');
+  return readFile(path, 'utf8').catch(() => '');
+}
+
+/** The `planner serve` entry, once server/ has landed. */
+export function serveEntry(): string | undefined {
+  for (const candidate of ['server/main.ts', 'server/serve.ts', 'server/index.ts']) {
+    if (existsSync(join(ROOT, candidate))) return join(ROOT, candidate);
+  }
+  return undefined;
+}
+
+async function startServers(o: Resolved, state: ClusterState, record: (p: ProcessRecord) => ProcessRecord, base: NodeJS.ProcessEnv): Promise<void> {
+  if (o.servers === 0) return;
+  const entry = serveEntry();
+  if (!entry) {
+    const note = `--servers ${o.servers} asked, but \`planner serve\` (server/) is not on this branch yet: no API replicas started`;
+    state.notes.push(note);
+    o.log(note);
+    return;
+  }
+  for (let i = 0; i < o.servers; i++) {
+    const port = o.ports.serve + i;
+    const logFile = join(o.dir, `serve-${i}.log`);
+    const rec = record(
+      startProcess(`serve-${i}`, [process.execPath, '--require', 'tsx/cjs', entry], { log: logFile, cwd: ROOT, env: { ...base, PLANNER_API_LISTEN: `127.0.0.1:${port}`, PORT: String(port) }, url: `http://127.0.0.1:${port}` }),
+    );
+    await waitFor(`planner serve ${i} (log ${logFile})`, () => httpAnswers(`http://127.0.0.1:${port}/`), 120_000, () => isOurs(rec));
+    o.log(`planner serve ${i}: pid ${rec.pid}, ${rec.url}, log ${logFile}`);
+  }
+}
+
+export async function httpAnswers(url: string): Promise<boolean> {
+  try {
+    await fetch(url, { signal: AbortSignal.timeout(2000) });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function printUrls(state: ClusterState, log: (l: string) => void): void {
+  log('');
+  log(`  Temporal frontend  ${state.frontend}   (TEMPORAL_ADDRESS=${state.frontend} npx planner inbox)`);
+  if (state.uiUrl) log(`  Temporal UI        ${state.uiUrl}`);
+  for (const p of state.processes.filter((x) => x.name.startsWith('worker-') || x.name.startsWith('serve-'))) log(`  ${p.name.padEnd(18)} ${p.url ?? ''}`);
+  log(`  PostgreSQL         127.0.0.1:${state.postgres.port} (user temporal)`);
+  log(`  logs and state     ${state.dir}`);
+  for (const n of state.notes) log(`  note: ${n}`);
+}
+
+/** Restarts one Temporal service of a running cluster (recorded in its state). */
+export function restartTemporalService(handle: ClusterHandle, service: TemporalService): ProcessRecord {
+  const rec = startTemporalService(handle.binaries, handle.configDir, service, handle.state.dir, handle.state.ports[service]);
+  handle.state.processes = [...handle.state.processes.filter((p) => p.name !== rec.name), rec];
+  writeState(handle.state);
+  return rec;
+}
