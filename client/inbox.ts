@@ -14,7 +14,7 @@ import { DelegatedTaskWorkflow } from '../workflows/delegated-task';
 import type { DelegatedTaskResult } from '../workflows/delegated-task-input';
 import { describeFailure } from '../workflows/failure-cause';
 import { statusQuery, type DelegatedTaskStatus } from '../workflows/delegated-task-messages';
-import { A2aAgent, A2aTaskId, A2aTaskState, PlanId, PlanStep, PlannerTurn, PlannerWaitText, PlannerWaitingOn, PlannerWaitingSince } from '../workflows/search-attributes';
+import { A2aAgent, A2aTaskId, A2aTaskState, PlanId, PlanStep, PlannerTurn, PlannerWaitText, PlannerWaitingOn, PlannerWaitingSince, fromTextAttribute } from '../workflows/search-attributes';
 import { InvalidInputError } from './delegated-task';
 
 const WORKFLOW_TYPE = DelegatedTaskWorkflow.name;
@@ -221,7 +221,8 @@ function entryFromAttributes(wf: WorkflowExecutionInfo): InboxEntry | undefined 
   const turn = attrs.get(PlannerTurn);
   const taskId = attrs.get(A2aTaskId);
   const state = attrs.get(A2aTaskState);
-  const text = attrs.get(PlannerWaitText);
+  const raw = attrs.get(PlannerWaitText);
+  const text = raw === undefined ? undefined : fromTextAttribute(raw);
   return {
     workflowId: wf.workflowId,
     runId: wf.runId,

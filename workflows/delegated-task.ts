@@ -43,7 +43,7 @@ import {
   statusQuery,
 } from './delegated-task-messages';
 import { RemoteTask, artifactKey, type RemoteTaskSnapshot } from './remote-task';
-import { A2aAgent, A2aTaskId, A2aTaskState, PlanId, PlanStep, PlannerTurn, PlannerWaitText, PlannerWaitingOn, PlannerWaitingSince, WAIT_TEXT_MAX } from './search-attributes';
+import { A2aAgent, A2aTaskId, A2aTaskState, PlanId, PlanStep, PlannerTurn, PlannerWaitText, PlannerWaitingOn, PlannerWaitingSince, WAIT_TEXT_MAX, toTextAttribute } from './search-attributes';
 import { describeFailure, innermostCause } from './failure-cause';
 import { stepChangedSignal } from './plan-messages';
 import { legacyDelegatedTask } from './v1/delegated-task';
@@ -301,7 +301,7 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput, carry?: Del
       ...(s.task.taskId ? [{ key: A2aTaskId, value: s.task.taskId }] : []),
       ...(s.task.state ? [{ key: A2aTaskState, value: s.task.state }] : []),
       { key: PlannerWaitingOn, value: waitingOn },
-      { key: PlannerWaitText, value: waiting ? clipWaitText(s.status().text ?? '') : null },
+      { key: PlannerWaitText, value: waiting ? toTextAttribute(clipWaitText(s.status().text ?? '')) : null },
       { key: PlannerTurn, value: waitingOn === 'human' ? (s.question?.turn ?? s.turn) : null },
       { key: PlannerWaitingSince, value: waiting ? waitingSince(s.unresolvedSend ? undefined : s.task.timestamp) : null },
     ]);

@@ -17,6 +17,21 @@ export const PlannerTurn = defineSearchAttributeKey('PlannerTurn', SearchAttribu
 /** Since when the task waits (the agent's status time, else the workflow's). */
 export const PlannerWaitingSince = defineSearchAttributeKey('PlannerWaitingSince', SearchAttributeType.DATETIME);
 
+/**
+ * A Text attribute as the planner writes it. PostgreSQL's SQL visibility casts Text values to
+ * tsvector, where ':' starts a word's positions and '\'' and '\\' quote: an approval text with a URL
+ * ("http://host:port/...") failed the cast, and the server retried that visibility update forever,
+ * so the wait never reached the inbox. Escaped with '\\' the cast keeps each word whole; SQLite and
+ * Elasticsearch store the value as it is. The inbox reads it back with fromTextAttribute.
+ */
+export function toTextAttribute(text: string): string {
+  return text.replace(/[\\':]/g, (c) => `\\${c}`);
+}
+
+export function fromTextAttribute(value: string): string {
+  return value.replace(/\\([\\':])/g, '$1');
+}
+
 /** Visibility stores keep values of a few KB; the inbox shows a line or two. */
 export const WAIT_TEXT_MAX = 1000;
 

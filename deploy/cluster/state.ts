@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { CLUSTER_ENV, DEFAULT_PORTS, DEFAULT_SERVERS, DEFAULT_WORKERS, PORT_ENV, type ClusterPorts } from './settings';
+import { CLUSTER_ENV, DEFAULT_PORTS, MEMBERSHIP_OFFSET, DEFAULT_SERVERS, DEFAULT_WORKERS, PORT_ENV, type ClusterPorts } from './settings';
 
 export interface ClusterOptions {
   /** The cluster folder (default .planner/cluster under the working directory). */
@@ -42,6 +42,10 @@ export function resolveOptions(o: ClusterOptions = {}): Resolved {
   const ports = { ...DEFAULT_PORTS };
   for (const key of Object.keys(ports) as Array<keyof ClusterPorts>) {
     ports[key] = o.ports?.[key] ?? intFrom(env, PORT_ENV[key]) ?? ports[key];
+  }
+  for (const key of ['frontend', 'history', 'matching', 'worker'] as const) {
+    // The membership table (cluster_membership.rpc_port) is a smallint.
+    if (ports[key] + MEMBERSHIP_OFFSET > 32_767) throw new Error(`the ${key} port ${ports[key]} is too high: its membership port (+${MEMBERSHIP_OFFSET}) must stay below 32768 (${PORT_ENV[key]})`);
   }
   return {
     dir: resolve(o.dir ?? env[CLUSTER_ENV.dir] ?? join(process.cwd(), '.planner', 'cluster')),
