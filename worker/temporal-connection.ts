@@ -60,6 +60,10 @@ const UNAVAILABLE_CODES = new Set([4 /* DEADLINE_EXCEEDED */, 14 /* UNAVAILABLE 
  */
 export function temporalUnavailable(err: unknown, where: string): string | undefined {
   for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    // While its database restarts, a frontend answers NotFound for a namespace it cannot read.
+    if ((e as Error).name === 'NamespaceNotFoundError') {
+      return `Temporal at ${where} cannot serve the namespace right now (${(e as Error).message}): it does not exist there, or the server cannot read its database (restarting?); try again shortly`;
+    }
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'number' && UNAVAILABLE_CODES.has(code)) {
       const detail = ((e as Error).message ?? '').split('\n')[0]!.slice(0, 200);
