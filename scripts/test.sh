@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# `npm test`: install what the tests need (npm packages, the Temporal CLI), then run jest.
+# `npm test`: install what the tests need (npm packages, the Temporal CLI, the cluster's server
+# binaries), then run jest.
 # jest's globalSetup starts one dev server for the run and its teardown stops it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh
 echo "Temporal CLI: $(node_modules/.bin/tsx scripts/temporal-cli.ts)"
+# test/cluster.test.ts runs the official server on PostgreSQL: build its binaries once per machine
+# into the user cache (minutes the first time, about a second after), with progress lines.
+node_modules/.bin/tsx deploy/cluster/build.ts
 exec node_modules/.bin/jest "$@"
