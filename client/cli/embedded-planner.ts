@@ -106,7 +106,10 @@ export async function runEmbeddedPlanner(opts: EmbeddedPlannerOptions): Promise<
     logger.info({ address: config.TEMPORAL_ADDRESS, taskQueue: config.PLANNER_TASK_QUEUE, agents: endpoints.agents }, 'planner dev running');
     await running;
   } catch (e) {
-    if (!(e instanceof Interrupted)) throw e;
+    // After a Ctrl-C, a step that failed because of it (a terminal's Ctrl-C reaches the Temporal
+    // CLI or its build too) is part of stopping, not a failure of planner dev.
+    if (!(e instanceof Interrupted) && !interrupts.requested) throw e;
+    if (!(e instanceof Interrupted)) logger.debug({ err: e }, 'a start-up step ended by the interrupt');
   } finally {
     await started.stopAll();
     logger.info('stopped');

@@ -58,9 +58,14 @@ export function reportError(command: CommandUnknownOpts, e: unknown): number {
     err(`${path}: ${e.message}${hint}`);
     return EXIT_USAGE;
   }
-  err(`${path}: ${e instanceof Error ? e.message : String(e)}`);
+  const message = e instanceof Error ? e.message : String(e);
   const expected = e instanceof CliFailure || e instanceof TaskNotFoundError;
-  if (process.env.PLANNER_CLI_DEBUG && e instanceof Error && !expected) err(e.stack ?? '');
+  const debug = Boolean(process.env.PLANNER_CLI_DEBUG);
+  // One line: an unexpected error's further lines (a build log, a stack in the message) on request.
+  const [first = '', ...more] = message.split('\n');
+  err(`${path}: ${first}${more.length && !debug ? ' (PLANNER_CLI_DEBUG=1 shows the rest)' : ''}`);
+  if (debug && more.length) err(more.join('\n'));
+  if (debug && e instanceof Error && !expected) err(e.stack ?? '');
   return EXIT_FAILED;
 }
 

@@ -16,7 +16,9 @@ export function delegateCommand() {
   return new Command('delegate')
     .description('delegate a task to an A2A agent (starts a DelegatedTaskWorkflow) and print its workflow id')
     .usage('--agent NAME (--url URL | --card FILE) (--text TEXT | --data JSON) [options]')
-    .requiredOption('--agent <NAME>', 'the agent\'s name (letters, digits, ".", "_", "-"), used in ids and alerts')
+    // Checked in the action, not with requiredOption: commander would report a missing --agent
+    // before an unknown flag, and "--agnet" deserves "did you mean --agent?".
+    .option('--agent <NAME>', 'required: the agent\'s name (letters, digits, ".", "_", "-"), used in ids and alerts')
     .option('--url <URL>', "the agent's base URL (its card is read from /.well-known/agent-card.json)")
     .option('--card <FILE>', "the agent's card as a JSON file, instead of --url")
     .option('--text <TEXT>', 'the message to send')
@@ -61,7 +63,7 @@ export function delegateCommand() {
 }
 
 interface DelegateFlags {
-  agent: string;
+  agent?: string;
   url?: string;
   card?: string;
   text?: string;
@@ -76,12 +78,13 @@ interface DelegateFlags {
 
 /** The workflow's input from the flags, checked with the workflow's own schema. */
 export function delegateInput(flags: DelegateFlags): DelegatedTaskInput {
-  const { url, card: cardFile, text, data } = flags;
+  const { agent, url, card: cardFile, text, data } = flags;
+  if (agent === undefined) throw new UsageError('missing --agent');
   if (url === undefined && cardFile === undefined) throw new UsageError('missing --url or --card: where is the agent?');
   if (url !== undefined && cardFile !== undefined) throw new UsageError('give --url or --card, not both');
   if (text === undefined && data === undefined) throw new UsageError('missing --text or --data: what should the agent do?');
   const input: DelegatedTaskInput = {
-    agent: { name: flags.agent, ...(url !== undefined ? { url } : { card: readJsonFile('--card', cardFile!) as DelegatedTaskInput['agent']['card'] }) },
+    agent: { name: agent, ...(url !== undefined ? { url } : { card: readJsonFile('--card', cardFile!) as DelegatedTaskInput['agent']['card'] }) },
     message: {
       ...(text !== undefined ? { text } : {}),
       ...(data !== undefined ? { data } : {}),
