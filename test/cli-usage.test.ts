@@ -77,19 +77,15 @@ describe('help', () => {
 describe('usage errors: one line, exit 2, nothing sent', () => {
   it('name the problem in the planner\'s words, not commander\'s', async () => {
     const cases: Array<[args: string[], command: string, problem: RegExp]> = [
-      [['inbox', '--colour', 'red'], 'inbox', /unknown flag --colour \(see /],
       [['inbox', '--jsn'], 'inbox', /unknown flag --jsn \(did you mean --json\?\)/],
       [['artifact', 'task-x'], 'artifact', /missing NAME/],
       [['cancel'], 'cancel', /missing WORKFLOW_ID/],
       [['status', 'task-x', 'task-y'], 'status', /unexpected argument "task-y"/],
       [['answer', 'task-x', 'main', '--turn', '0'], 'answer', /bad --turn "0": a question turn, a whole number from 1/],
-      [['answer', 'task-x', 'main', '--turn'], 'answer', /--turn needs a value/],
       [['answer', 'task-x'], 'answer', /missing the answer: give TEXT or --data/],
       [['delegate', '--agent', 'code-reviewer', '--url', 'http://127.0.0.1:9', '--text', ''], 'delegate', /--text needs a value/],
-      [['delegate', '--agent', 'code-reviewer', '--url', 'not a url', '--text', 'hi'], 'delegate', /bad --url "not a url": /],
       [['delegate', '--agent', 'code-reviewer', '--url', 'http://127.0.0.1:9', '--text', 'hi', '--auth-deadline', '1h'], 'delegate', /--auth-deadline needs --on-auth-deadline remind\|fail\|cancel/],
       [['dev', '--no-agent'], 'dev', /unknown flag --no-agent \(did you mean --no-agents\?\)/],
-      [['worker', 'now'], 'worker', /unexpected argument "now"/],
     ];
     const results = await inBatches(cases, ([args]) => planner(args));
     cases.forEach(([args, command, problem], i) => {
