@@ -2,14 +2,14 @@
 // SIGINT/SIGTERM, then drains and exits: it stops polling, lets running activities on the main
 // queue finish within PLANNER_SHUTDOWN_GRACE, and cancels the rest (their retries run elsewhere).
 // A second signal exits at once. Also `planner worker`.
-import { createLogger, installRuntime } from './logger';
+import { createLogger, installRuntime, logFormatFor } from './logger';
 import { loadConfig } from './config';
 import { temporalTarget } from './temporal-connection';
 import { createPlannerWorkers } from './workers';
 
 export async function runWorker(): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger(config.PLANNER_LOG_LEVEL);
+  const logger = createLogger(config.PLANNER_LOG_LEVEL, logFormatFor(config.PLANNER_LOG_FORMAT));
   installRuntime(logger, { metricsAddress: config.PLANNER_METRICS_ADDRESS });
   const planner = await createPlannerWorkers(config, logger);
   let stopping = false;

@@ -1,13 +1,14 @@
 // The planner's workers: one on the main queue (workflows, sends, cancels, alerts) and one on the
 // watch queue, whose slots are many because each AUTH_REQUIRED wait holds one mostly idle stream.
 import { Client } from '@temporalio/client';
-import { Worker, type WorkerOptions } from '@temporalio/worker';
+import { Worker, type WorkerOptions, type WorkflowBundle } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { createActivities } from '../activities';
 import { AgentDirectory } from '../activities/agents';
 import { payloadSettings, plannerDataConverter } from '../payloads/data-converter';
 import { pushSettings, type PlannerConfig } from './config';
 import { connectClient, connectWorker, temporalTarget } from './temporal-connection';
+import { bundlePlannerWorkflows } from './workflow-bundle';
 
 export interface PlannerWorkers {
   workers: Worker[];
@@ -16,12 +17,22 @@ export interface PlannerWorkers {
   shutdown(): void;
 }
 
-/**
- * `env` is the environment `config` was read from: Temporal's client settings (TLS, API key,
- * profile) come from it too (worker/temporal-connection.ts).
- */
-export async function createPlannerWorkers(config: PlannerConfig, logger: Logger, env: NodeJS.ProcessEnv = process.env): Promise<PlannerWorkers> {
-  const target = temporalTarget(config, env);
+export interface PlannerWorkerOptions {
+  /** The workflows, bundled already (see workflow-bundle.ts); ignored when PLANNER_WORKFLOW_BUNDLE names a file. */
+  workflowBundle?: WorkflowBundle;
+  /**
+   * The environment `config` was read from (default process.env): Temporal's client settings
+   * (TLS, API key, profile) come from it too (worker/temporal-connection.ts).
+   */
+  env?: NodeJS.ProcessEnv;
+}
+
+export async function createPlannerWorkers(config: PlannerConfig, logger: Logger, opts: PlannerWorkerOptions = {}): Promise<PlannerWorkers> {
+  // Bundled before any connection opens, so a bundling error leaves nothing to close.
+  const workflowSource: Pick<WorkerOptions, 'workflowBundle'> = {
+    workflowBundle: config.PLANNER_WORKFLOW_BUNDLE ? { codePath: config.PLANNER_WORKFLOW_BUNDLE } : (opts.workflowBundle ?? (await bundlePlannerWorkflows())),
+  };
+  const target = temporalTarget(config, opts.env ?? process.env);
   const namespace = target.namespace;
   const connection = await connectWorker(target);
   const clientConnection = await connectClient(target);
@@ -42,9 +53,6 @@ export async function createPlannerWorkers(config: PlannerConfig, logger: Logger
     logger,
     push: pushSettings(config),
   });
-  const workflowSource: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> = config.PLANNER_WORKFLOW_BUNDLE
-    ? { workflowBundle: { codePath: config.PLANNER_WORKFLOW_BUNDLE } }
-    : { workflowsPath: require.resolve('../workflows') };
   const { watchTask, watchRemoteTask, ...mainActivities } = activities;
   const main = await Worker.create({
     connection,

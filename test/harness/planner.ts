@@ -57,7 +57,7 @@ export async function startWorkers(taskQueue: string, extra: Record<string, stri
   const config: PlannerConfig = loadConfig(plannerEnv(taskQueue, extra));
   const logger = pino({ level: 'error' });
   installRuntime(logger);
-  const planner: PlannerWorkers = await createPlannerWorkers(config, logger, plannerEnv(taskQueue, extra));
+  const planner: PlannerWorkers = await createPlannerWorkers(config, logger, { env: plannerEnv(taskQueue, extra) });
   const running = planner.run();
   return {
     async stop() {
