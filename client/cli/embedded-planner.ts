@@ -22,6 +22,10 @@ import { configOrUsage } from './temporal';
 export interface EmbeddedPlannerOptions {
   /** Start the demo agents (code-reviewer, deployer); `--no-agents` says false. */
   agents: boolean;
+  /** Print the banner once all is up (planner dev); `planner demo` has its own story to tell. */
+  banner?: boolean;
+  /** Work to do once all is up (planner demo); when it ends, everything started here stops. */
+  then?: (ctx: { temporal: Client; config: PlannerConfig; endpoints: DevEndpoints }) => Promise<void>;
 }
 
 /** The Temporal UI base for alert links: PLANNER_UI_URL when set, else the UI this process started. */
@@ -102,9 +106,10 @@ export async function runEmbeddedPlanner(opts: EmbeddedPlannerOptions): Promise<
       interrupts.throwIfRequested();
     }
 
-    err(formatBanner(endpoints));
+    if (opts.banner !== false) err(formatBanner(endpoints));
     logger.info({ address: config.TEMPORAL_ADDRESS, taskQueue: config.PLANNER_TASK_QUEUE, agents: endpoints.agents }, 'planner dev running');
-    await running;
+    // The work ends first (then all stops), or the workers do (Ctrl-C, a fatal error).
+    await (opts.then ? Promise.race([opts.then({ temporal, config, endpoints }), running]) : running);
   } catch (e) {
     // After a Ctrl-C, a step that failed because of it (a terminal's Ctrl-C reaches the Temporal
     // CLI or its build too) is part of stopping, not a failure of planner dev.
