@@ -119,7 +119,7 @@ describe('plans that cannot run', () => {
       planner(['plan', 'check', RELEASE_PLAN]).exit,
     ]);
     expectOneLineError(c1, 2, /^planner run: .*cycle\.yaml: line 5: steps\[0\]\.dependsOn: dependency cycle: a → b → a \(see planner run --help\)$/m);
-    expectOneLineError(c2, 2, /^planner run: .*agent\.yaml: line 4: steps\[0\]\.agent: unknown agent "reviewer" \(agents: rev\)/);
+    expectOneLineError(c2, 2, /^planner run: .*agent\.yaml: line 5: steps\[0\]\.agent: unknown agent "reviewer" \(agents: rev\)/);
     expectOneLineError(c3, 2, /^planner plan check: .*broken\.yaml: .*not valid YAML/);
     expectOneLineError(c4, 2, /^planner run: .*input\.yaml: line 3: inputs\.build: missing input "build": give it a value/);
     expectOneLineError(c5, 2, /^planner run: .*nope\.yaml: \(document\): cannot read the plan: no such file/);
