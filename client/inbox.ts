@@ -33,7 +33,8 @@ export class TaskNotFoundError extends Error {
 
 /** The visibility query behind the inbox: running delegated tasks waiting on a human or an operator. */
 export function inboxQuery(planId?: string): string {
-  const parts = [`ExecutionStatus = "Running"`, `${PlannerWaitingOn.name} IN ("human","operator")`];
+  // Plans carry PlannerWaitingOn too (their most urgent step); the inbox lists the steps' own tasks.
+  const parts = [`WorkflowType = "${WORKFLOW_TYPE}"`, `ExecutionStatus = "Running"`, `${PlannerWaitingOn.name} IN ("human","operator")`];
   if (planId !== undefined) {
     const why = planIdProblem(planId);
     if (why) throw new InvalidInputError(why);
@@ -183,6 +184,8 @@ export interface InboxEntry {
   runId: string;
   agent: string;
   planId?: string;
+  /** The plan step the task runs, for `planner answer PLAN STEP`. */
+  stepId?: string;
   waitingOn: 'human' | 'operator';
   /** The question turn (INPUT_REQUIRED); answers name it to avoid answering a stale question. */
   turn?: number;
@@ -229,6 +232,7 @@ async function entryOf(client: Client, wf: WorkflowExecutionInfo): Promise<Inbox
       ...base,
       agent: s.agent,
       planId: s.planId,
+      ...(s.stepId ? { stepId: s.stepId } : {}),
       waitingOn: s.waitingOn,
       turn: s.turn,
       authRounds: s.authRounds,

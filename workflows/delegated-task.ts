@@ -8,6 +8,7 @@ import {
   allHandlersFinished,
   condition,
   continueAsNew,
+  getExternalWorkflowHandle,
   isCancellation,
   log,
   patched,
@@ -44,6 +45,7 @@ import {
 import { RemoteTask, artifactKey, type RemoteTaskSnapshot } from './remote-task';
 import { A2aAgent, A2aTaskId, A2aTaskState, PlanId, PlannerWaitingOn } from './search-attributes';
 import { describeFailure, innermostCause } from './failure-cause';
+import { stepChangedSignal } from './plan-messages';
 import { legacyDelegatedTask } from './v1/delegated-task';
 
 /** Histories begun before this marker run the frozen v1 code (workflows/v1/). */
@@ -196,6 +198,7 @@ class Delegation {
     return {
       agent: this.input.agent.name,
       planId: this.input.planId,
+      ...(this.input.stepId ? { stepId: this.input.stepId } : {}),
       taskId: this.task.taskId,
       contextId: this.task.contextId,
       state: this.task.state,
@@ -297,6 +300,12 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput, carry?: Del
       { key: PlannerWaitingOn, value: waitingOn },
     ]);
     setCurrentDetails(details);
+    // A plan's step tells its plan, which shows the most urgent wait among its steps.
+    if (wf.parent && input.stepId) {
+      void getExternalWorkflowHandle(wf.parent.workflowId)
+        .signal(stepChangedSignal, { stepId: input.stepId, status: s.status() })
+        .catch((err: unknown) => log.warn('plan not told of the step change', { error: String(err) }));
+    }
   };
 
   const alertInput = (kind: AlertKind, round: number, nth: number) => ({
