@@ -13,7 +13,7 @@ export const OTHER_DEPLOYMENT_TOKEN = 'another-deployment-token-987654321';
 const ROOT = join(__dirname, '..', '..');
 
 export function apiEnv(queue: string, extra: Record<string, string> = {}): Record<string, string> {
-  return plannerEnv(queue, { PLANNER_API_TOKEN: TOKEN, PLANNER_UI_URL: 'http://ui.test:8233', ...extra });
+  return plannerEnv(queue, { PLANNER_API_TOKEN: TOKEN, PLANNER_UI_URL: 'http://ui.test:8233', PLANNER_PLAN_DIR: join(ROOT, 'demo', 'plans'), ...extra });
 }
 
 export async function startApi(client: Client, queue: string, extra: Record<string, string> = {}): Promise<RunningServer> {
@@ -99,4 +99,52 @@ export async function startChildApi(queue: string, extra: Record<string, string>
       clearTimeout(timer);
     },
   };
+}
+
+export interface SseEvent {
+  id?: string;
+  event: string;
+  data: unknown;
+  at: number;
+}
+
+export interface Subscription {
+  status: number;
+  events: SseEvent[];
+  /** Resolves when the server ends the stream (or close() is called). */
+  ended: Promise<void>;
+  close(): void;
+}
+
+/** An EventSource-like reader over fetch: records every event with the time it arrived. */
+export async function subscribe(base: string, path: string, token: string | null = TOKEN): Promise<Subscription> {
+  const abort = new AbortController();
+  const res = await fetch(`${base}${path}`, { headers: token ? { authorization: `Bearer ${token}`, accept: 'text/event-stream' } : {}, signal: abort.signal });
+  const events: SseEvent[] = [];
+  const ended = (async () => {
+    if (!res.body) return;
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += decoder.decode(chunk, { stream: true });
+        let cut: number;
+        while ((cut = buffer.indexOf('\n\n')) >= 0) {
+          const frame = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          const fields: Record<string, string> = {};
+          for (const line of frame.split('\n')) {
+            if (line.startsWith(':')) continue;
+            const i = line.indexOf(':');
+            if (i > 0) fields[line.slice(0, i)] = (fields[line.slice(0, i)] ? `${fields[line.slice(0, i)]}\n` : '') + line.slice(i + 1).trimStart();
+          }
+          if (fields.data === undefined) continue;
+          events.push({ id: fields.id, event: fields.event ?? 'message', data: JSON.parse(fields.data) as unknown, at: Date.now() });
+        }
+      }
+    } catch (err) {
+      if (!abort.signal.aborted) throw err;
+    }
+  })();
+  return { status: res.status, events, ended, close: () => abort.abort() };
 }
