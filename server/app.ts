@@ -11,6 +11,8 @@ import { requireBearer, type AuthSettings } from './auth';
 import { artifactsRouter } from './api/artifacts';
 import { inboxRouter } from './api/inbox';
 import { openApiDocument } from './api/openapi';
+import { plansRouter } from './api/plans';
+import { schedulesRouter } from './api/schedules';
 import { tasksRouter } from './api/tasks';
 import type { HealthSchema } from './api/schemas';
 import { pushRouter } from './push/receiver';
@@ -20,8 +22,6 @@ export interface AppOptions {
   auth: AuthSettings;
   /** The push webhook's secret; without it the webhook is not served. */
   pushSecret?: string;
-  /** More /v1 routers (plans, schedules), mounted after auth like the rest. */
-  extraRouters?: Array<(ctx: ApiContext) => express.Router>;
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -51,8 +51,7 @@ export function createApp(ctx: ApiContext, opts: AppOptions): express.Express {
   v1.use(requireBearer(opts.auth));
   v1.use(requireJsonBody);
   v1.use(express.json({ limit: ctx.config.PLANNER_API_BODY_LIMIT, type: isJson, strict: true }));
-  v1.use(inboxRouter(ctx), tasksRouter(ctx), artifactsRouter(ctx));
-  for (const extra of opts.extraRouters ?? []) v1.use(extra(ctx));
+  v1.use(inboxRouter(ctx), tasksRouter(ctx), artifactsRouter(ctx), plansRouter(ctx), schedulesRouter(ctx));
   app.use('/v1', v1);
 
   app.use((req, _res, next) => next(new ApiError(404, 'not_found', `no route ${req.method} ${req.path}`)));

@@ -137,6 +137,7 @@ export const InboxEntrySchema = z
     runId: z.string(),
     agent: z.string(),
     planId: z.string().optional(),
+    stepId: z.string().optional().meta({ description: 'The plan step this task runs; answer it with POST /v1/plans/{planId}/steps/{stepId}/answer.' }),
     waitingOn: z.enum(['human', 'operator']),
     turn: z.int().optional(),
     authRounds: z.int().optional(),
@@ -162,3 +163,169 @@ export const ArtifactParams = z.strictObject({
   workflowId: WorkflowId,
   name: z.string().min(1).max(1000).meta({ description: "The artifact's name or artifactId." }),
 });
+
+// ---- plans --------------------------------------------------------------------------------------
+
+const PlanIdString = z
+  .string()
+  .min(1)
+  .max(400)
+  .regex(/^[^"'\\\p{Cc}]+$/u, 'quotes, backslashes and control characters are not allowed')
+  .meta({ description: 'The plan id (= its workflow id).' });
+export const PlanParams = z.strictObject({ planId: PlanIdString });
+export const StepParams = z.strictObject({
+  planId: PlanIdString,
+  stepId: z.string().min(1).max(200).meta({ description: "The step's id in the plan." }),
+});
+
+const InputValue = z.union([z.string(), z.number(), z.boolean()]).transform(String);
+const Inputs = z.record(z.string().min(1).max(200), InputValue).meta({ description: "The plan's inputs by name; defaults fill the rest." });
+const AgentUrls = z
+  .record(z.string().min(1), z.url({ protocol: /^https?$/ }))
+  .meta({ description: "Agent base URLs replacing the plan's own, by agent name (e.g. a staging agent)." });
+
+export const PlanFileBodySchema = z
+  .strictObject({
+    planFile: z
+      .string()
+      .min(1)
+      .max(500)
+      .meta({ description: 'A plan file (.yaml, .yml or .json) under the server\'s plan folder (PLANNER_PLAN_DIR), e.g. "release.yaml".' }),
+    inputs: Inputs.optional(),
+    agentUrls: AgentUrls.optional(),
+  })
+  .meta({ id: 'StartPlanFromFile' });
+
+export const PlanDocumentSchema = z
+  .record(z.string(), z.unknown())
+  .meta({ id: 'PlanDocument', description: 'A plan document (name, description, inputs, agents, steps), as in a plan file; see docs/plans.md.' });
+
+export const PlanDocBodySchema = z
+  .strictObject({ plan: PlanDocumentSchema, inputs: Inputs.optional(), agentUrls: AgentUrls.optional() })
+  .meta({ id: 'StartPlanFromDocument' });
+
+export const StartPlanBodySchema = z
+  .union([PlanFileBodySchema, PlanDocBodySchema, PlanDocumentSchema])
+  .meta({ description: '{planFile, inputs}, {plan, inputs}, or a bare plan document (which then runs with its defaults).' });
+
+export const StartedPlanSchema = z
+  .object({ planId: z.string(), workflowId: z.string(), uiUrl: UiUrl })
+  .meta({ id: 'StartedPlan' });
+
+const PlanStepSchema = z
+  .object({
+    id: z.string(),
+    agent: z.string(),
+    state: z.enum(['pending', 'running', 'completed', 'failed', 'cancelled', 'skipped']),
+    dependsOn: z.array(z.string()),
+    workflowId: z.string().optional(),
+    taskId: z.string().optional(),
+    remoteState: TaskState.optional(),
+    waitingOn: z.enum(['human', 'operator', 'none']),
+    text: z.string().optional().meta({ description: "The question, the approval request, or the agent's last status text." }),
+    turn: z.int(),
+    startedAt: z.string().optional(),
+    endedAt: z.string().optional(),
+    reason: z.string().optional(),
+    artifacts: z.array(z.string()).optional(),
+    uiUrl: UiUrl.optional(),
+  })
+  .meta({ id: 'PlanStep' });
+
+export const PlanSchema = z
+  .object({
+    planId: z.string(),
+    workflowId: z.string(),
+    runId: z.string(),
+    workflowStatus: z.string(),
+    startTime: z.string(),
+    closeTime: z.string().optional(),
+    name: z.string().optional(),
+    description: z.string().optional(),
+    state: z.enum(['running', 'completed', 'failed', 'cancelled']).optional(),
+    waitingOn: z.enum(['human', 'operator', 'none']).optional(),
+    inputs: z.record(z.string(), z.string()).optional(),
+    steps: z.array(PlanStepSchema).optional(),
+    startedAt: z.string().optional(),
+    failure: z.string().optional(),
+    result: z.unknown().optional().meta({ description: "A closed plan's result: each step's outcome and artifacts." }),
+    statusQueryError: z.string().optional(),
+    uiUrl: UiUrl,
+  })
+  .meta({ id: 'Plan' });
+
+export const PlanListQuerySchema = z.strictObject({
+  status: z.enum(['running', 'completed', 'failed', 'cancelled', 'terminated', 'timed_out', 'continued_as_new']).optional(),
+  waitingOn: z.enum(['human', 'operator', 'none']).optional(),
+  pageSize: PageSize.meta({ description: 'Plans per page (1-500, default 50).' }),
+  pageToken: z.string().min(1).max(4000).optional().meta({ description: 'nextPageToken of the previous page.' }),
+});
+
+export const PlanListItemSchema = z
+  .object({
+    planId: z.string(),
+    runId: z.string(),
+    workflowStatus: z.string(),
+    waitingOn: z.string().optional(),
+    startTime: z.string().optional(),
+    closeTime: z.string().optional(),
+    uiUrl: UiUrl,
+  })
+  .meta({ id: 'PlanListItem' });
+
+export const PlanPageSchema = z
+  .object({ plans: z.array(PlanListItemSchema).meta({ description: 'Newest first.' }), nextPageToken: z.string().optional() })
+  .meta({ id: 'PlanPage' });
+
+export const StepAnswerResultSchema = z
+  .object({
+    planId: z.string(),
+    stepId: z.string(),
+    turn: z.int(),
+    state: TaskState,
+    text: z.string().optional(),
+    uiUrl: UiUrl,
+  })
+  .meta({ id: 'StepAnswerResult' });
+
+export const CancelResultSchema = z.object({ planId: z.string(), cancelRequested: z.literal(true), uiUrl: UiUrl }).meta({ id: 'CancelResult' });
+
+// ---- schedules ----------------------------------------------------------------------------------
+
+export const ScheduleParams = z.strictObject({ scheduleId: z.string().min(1).max(200) });
+
+export const CreateScheduleBodySchema = z
+  .strictObject({
+    scheduleId: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/, 'letters, digits, ".", "_" or "-", at most 200'),
+    every: z
+      .union([z.int().positive(), z.string().regex(/^\d+(\.\d+)?\s*(ms|s|m|h|d)$/, 'a duration such as "2s", "15m", "24h"')])
+      .optional()
+      .meta({ description: 'Start a plan every interval ("2s", "15m", "24h", or milliseconds).' }),
+    cron: z.string().min(1).max(200).optional().meta({ description: 'Start a plan on a cron expression (UTC), e.g. "0 3 * * 1-5".' }),
+    overlap: z.enum(['skip', 'buffer_one', 'allow_all']).default('skip').meta({ description: 'A run still going at the next time: skip (default), buffer one, allow all.' }),
+    planFile: z.string().min(1).max(500).optional().meta({ description: 'A plan file under PLANNER_PLAN_DIR.' }),
+    plan: PlanDocumentSchema.optional(),
+    inputs: Inputs.optional(),
+    agentUrls: AgentUrls.optional(),
+    note: z.string().max(1000).optional(),
+  })
+  .refine((b) => (b.every === undefined) !== (b.cron === undefined), { message: 'give exactly one of every or cron' })
+  .refine((b) => (b.planFile === undefined) !== (b.plan === undefined), { message: 'give exactly one of planFile or plan' })
+  .meta({ id: 'CreateSchedule' });
+
+export const ScheduleSchema = z
+  .object({
+    scheduleId: z.string(),
+    plan: z.string().optional(),
+    every: z.string().optional(),
+    cron: z.string().optional(),
+    overlap: z.enum(['skip', 'buffer_one', 'allow_all']),
+    paused: z.boolean(),
+    note: z.string().optional(),
+    recentPlans: z.array(z.object({ planId: z.string(), scheduledAt: z.string(), startedAt: z.string(), uiUrl: UiUrl })),
+    nextTimes: z.array(z.string()),
+    actionsTaken: z.int(),
+  })
+  .meta({ id: 'Schedule' });
+
+export const ScheduleListSchema = z.object({ schedules: z.array(ScheduleSchema) }).meta({ id: 'ScheduleList' });
