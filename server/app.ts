@@ -110,6 +110,14 @@ function fromBodyParser(err: { type?: string; message?: string }, limit: number)
   }
 }
 
+/** Why Temporal could not be reached (UNAVAILABLE or DEADLINE_EXCEEDED, also as the client's ServiceError's cause), if that is the error. */
+function unreachable(err: unknown): string | undefined {
+  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (isGrpcServiceError(e) && (e.code === 14 || e.code === 4)) return e.details || e.message;
+  }
+  return undefined;
+}
+
 function errorHandler(ctx: ApiContext): ErrorRequestHandler {
   return (err: unknown, _req, res, _next) => {
     const log: Logger = (res.locals.log as Logger | undefined) ?? ctx.logger;
@@ -120,9 +128,9 @@ function errorHandler(ctx: ApiContext): ErrorRequestHandler {
     } else if (err && typeof err === 'object' && 'status' in err && typeof err.status === 'number' && err.status >= 400 && err.status < 500) {
       // Express's own client errors, e.g. a path whose %-encoding is broken.
       api = new ApiError(err.status, err.status === 404 ? 'not_found' : 'invalid_request', err instanceof Error ? err.message : 'bad request');
-    } else if (isGrpcServiceError(err) && (err.code === 14 || err.code === 4)) {
+    } else if (unreachable(err)) {
       log.warn({ err }, 'Temporal did not answer');
-      api = new ApiError(503, 'unavailable', `Temporal did not answer: ${err.details || err.message}`);
+      api = new ApiError(503, 'unavailable', `Temporal did not answer: ${unreachable(err)}`);
     } else {
       log.error({ err }, 'request failed');
       api = new ApiError(500, 'internal', 'internal error; the server log has the details under this request id');

@@ -36,13 +36,18 @@ const inbox = async (query = ''): Promise<Page> => {
   expect(r.status).toBe(200);
   return r.body as Page;
 };
+/**
+ * The inbox spans the namespace: in a full run it also holds other suites' waits, and one whose
+ * worker has stopped costs a status query that times out, so a listing may take seconds.
+ */
+const INBOX_MS = 90_000;
 const entryOf = (page: Page, workflowId: string): Entry | undefined => page.entries.find((e) => e.workflowId === workflowId);
 
 it('a question answered over the API, then an approval seen in the inbox, to completion', async () => {
   const review = await suite.start({ agent: { name: 'code-reviewer', url: reviewer.baseUrl }, message: { text: DIFF } });
   const deploy = await suite.start({ agent: { name: 'deployer', url: deployer.baseUrl }, message: { text: DEPLOY } });
 
-  const asked = await eventually(async () => entryOf(await inbox(), review.workflowId), 'the question in the inbox');
+  const asked = await eventually(async () => entryOf(await inbox(), review.workflowId), 'the question in the inbox', INBOX_MS);
   expect(asked).toMatchObject({ waitingOn: 'human', text: BASE_BRANCH_QUESTION, turn: 1 });
   expect(asked.uiUrl).toBe(`http://ui.test:8233/namespaces/default/workflows/${encodeURIComponent(review.workflowId)}`);
 
@@ -62,7 +67,7 @@ it('a question answered over the API, then an approval seen in the inbox, to com
   const approval = await eventually(async () => {
     const page = await inbox();
     return !entryOf(page, review.workflowId) && entryOf(page, deploy.workflowId);
-  }, 'the approval in the inbox, the question gone');
+  }, 'the approval in the inbox, the question gone', INBOX_MS);
   expect(approval).toMatchObject({ waitingOn: 'operator' });
   expect(approval.text).toContain(`${deployer.baseUrl}/approve/`);
 
@@ -70,7 +75,7 @@ it('a question answered over the API, then an approval seen in the inbox, to com
   expect((await deploy.result()).state).toBe('TASK_STATE_COMPLETED');
   const done = await call(api.url, 'GET', `/v1/tasks/${deploy.workflowId}`);
   expect(done.body).toMatchObject({ workflowStatus: 'COMPLETED', artifacts: [expect.objectContaining({ name: 'deploy-result.json' })] });
-  await eventually(async () => !entryOf(await inbox(), deploy.workflowId), 'the approval gone from the inbox');
+  await eventually(async () => !entryOf(await inbox(), deploy.workflowId), 'the approval gone from the inbox', INBOX_MS);
 
   // The review's artifact, as bytes with the part's content type.
   const artifact = await call(api.url, 'GET', `/v1/artifacts/${review.workflowId}/review.json`);
@@ -80,7 +85,7 @@ it('a question answered over the API, then an approval seen in the inbox, to com
   const missing = await call(api.url, 'GET', `/v1/artifacts/${review.workflowId}/nope.txt`);
   expect(missing.status).toBe(404);
   expect(missing.body).toMatchObject({ error: { code: 'not_found', message: expect.stringContaining('"review.json"') } });
-});
+}, 240_000);
 
 it('409 for an answer to a task that is not waiting on a question, or to a stale turn; nothing is sent', async () => {
   const deploy = await suite.start({ agent: { name: 'deployer', url: deployer.baseUrl }, message: { text: DEPLOY } });
@@ -121,7 +126,7 @@ it('pages the inbox oldest first with a cursor, and 404s an unknown task', async
   await eventually(async () => {
     const page = await inbox();
     return ids.every((id) => entryOf(page, id));
-  }, 'all three in the inbox');
+  }, 'all three in the inbox', INBOX_MS);
   const seen: string[] = [];
   let token: string | undefined;
   let pages = 0;
@@ -145,6 +150,6 @@ it('pages the inbox oldest first with a cursor, and 404s an unknown task', async
   const badToken = await call(api.url, 'GET', '/v1/inbox?pageToken=garbage');
   expect(badToken.status).toBe(400);
   expect(badToken.body).toMatchObject({ error: { details: [{ path: 'query.pageToken' }] } });
-});
+}, 240_000);
 
 itReplaysItsHistories(suite);
