@@ -1,6 +1,6 @@
 // Compatibility path: the push webhook now lives in `planner serve` (server/push/receiver.ts).
-// startPushReceiver runs that same router on its own, for `npm start` (scripts/start.ts) and the
-// push suite, until they move to the API server.
+// startPushReceiver runs that same router on its own, for `planner dev` (client/cli/embedded-planner.ts),
+// scripts/record-histories.ts and the push suite, until they run the API server instead.
 import type { AddressInfo } from 'node:net';
 import type { Client } from '@temporalio/client';
 import express from 'express';
