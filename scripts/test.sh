@@ -4,5 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh
+# The Temporal UI browser test needs Debian's chromium; a no-op once it is installed.
+bash scripts/ensure-chromium.sh
 echo "Temporal CLI: $(node_modules/.bin/tsx scripts/temporal-cli.ts)"
 exec node_modules/.bin/jest "$@"
