@@ -113,10 +113,10 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   return { address, uiUrl: uiPort === false ? undefined : `http://${ip}:${uiPort}`, namespace, pid: child.pid, stop };
 }
 
-/** True when a Temporal frontend answers at `address`. */
-export async function isServing(address: string): Promise<boolean> {
+/** True when a Temporal frontend answers at `address` within `timeoutMs`. */
+export async function isServing(address: string, timeoutMs = 1000): Promise<boolean> {
   try {
-    const conn = await Connection.connect({ address, connectTimeout: 1000 });
+    const conn = await Connection.connect({ address, connectTimeout: timeoutMs });
     try {
       await conn.workflowService.getSystemInfo({});
       return true;

@@ -2,6 +2,7 @@
 // A Temporal dev server unless one answers at TEMPORAL_ADDRESS, the workers, the push receiver when
 // configured, and the demo agents; a banner once all is up. Ctrl-C stops what this process started,
 // in reverse order (workers drain first); a second Ctrl-C forces.
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import type { Logger } from 'pino';
@@ -123,13 +124,19 @@ export async function runEmbeddedPlanner(opts: EmbeddedPlannerOptions): Promise<
 }
 
 async function startTemporalUnlessServing(config: PlannerConfig, logger: Logger): Promise<DevServer | undefined> {
-  if (await isServing(config.TEMPORAL_ADDRESS)) {
-    logger.info({ address: config.TEMPORAL_ADDRESS }, 'a Temporal server answers there; using it (and leaving it running)');
-    return undefined;
+  const address = config.TEMPORAL_ADDRESS;
+  const [ip, port] = address.split(':');
+  // Something listening there is never ours to replace: a busy server can take seconds to answer,
+  // and a second dev server on its port would fail, or answer for the first one.
+  if (await listening(ip!, Number(port))) {
+    if (await isServing(address, 30_000)) {
+      logger.info({ address }, 'a Temporal server answers there; using it (and leaving it running)');
+      return undefined;
+    }
+    throw new CliFailure(`something listens at ${address} (TEMPORAL_ADDRESS) but does not answer as a Temporal server within 30 s: stop it, or set TEMPORAL_ADDRESS to a free port`);
   }
-  const [ip, port] = config.TEMPORAL_ADDRESS.split(':');
   const dir = join(process.cwd(), '.planner');
-  return withProgress(`Starting a Temporal dev server at ${config.TEMPORAL_ADDRESS} (data in ${dir})`, () =>
+  return withProgress(`Starting a Temporal dev server at ${address} (data in ${dir})`, () =>
     startDevServer({
       dbFile: join(dir, 'temporal.sqlite'),
       logFile: join(dir, 'temporal.log'),
@@ -139,6 +146,22 @@ async function startTemporalUnlessServing(config: PlannerConfig, logger: Logger)
       log: err, // progress of the one-time Temporal CLI build
     }),
   );
+}
+
+/** True when a TCP connection to ip:port is accepted. */
+function listening(ip: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: ip, port });
+    socket.setTimeout(5000, () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
 }
 
 async function connectClient(config: PlannerConfig): Promise<Client> {
