@@ -11,6 +11,13 @@ import { requireTask } from './inbox';
 /** The task has no such artifact, or cannot have one now (running, failed); the message says which. */
 export class ArtifactUnavailableError extends Error {
   override readonly name = 'ArtifactUnavailableError';
+  constructor(
+    message: string,
+    /** running: not yet; ended: the task did not complete; missing: no such artifact; link: a part held elsewhere. */
+    readonly reason: 'running' | 'ended' | 'missing' | 'link' = 'missing',
+  ) {
+    super(message);
+  }
 }
 
 export interface ArtifactContent {
@@ -19,6 +26,8 @@ export interface ArtifactContent {
   name?: string;
   /** The first part's media type, when it names one. */
   mediaType?: string;
+  /** What the parts hold: all text, all data (JSON), all raw bytes, or a mix. */
+  kind: 'text' | 'data' | 'raw' | 'mixed';
   /** The parts in order: text as UTF-8, raw as its bytes, data as JSON. */
   bytes: Buffer;
 }
@@ -30,8 +39,8 @@ export interface ArtifactContent {
 export async function readArtifact(client: Client, workflowId: string, name: string): Promise<ArtifactContent> {
   const desc = await requireTask(client, workflowId);
   const status = desc.status.name;
-  if (status === 'RUNNING') throw new ArtifactUnavailableError(`${workflowId} is still running; its artifacts can be read once it completes`);
-  if (status !== 'COMPLETED') throw new ArtifactUnavailableError(`${workflowId} ended ${status}, not COMPLETED: it has no artifacts to read`);
+  if (status === 'RUNNING') throw new ArtifactUnavailableError(`${workflowId} is still running; its artifacts can be read once it completes`, 'running');
+  if (status !== 'COMPLETED') throw new ArtifactUnavailableError(`${workflowId} ended ${status}, not COMPLETED: it has no artifacts to read`, 'ended');
   const result: DelegatedTaskResult = await client.workflow.getHandle<typeof DelegatedTaskWorkflow>(workflowId).result();
   const artifacts = result.artifacts ?? [];
   const artifact = artifacts.find((a) => a.name === name) ?? artifacts.find((a) => a.artifactId === name);
@@ -45,6 +54,7 @@ export async function readArtifact(client: Client, workflowId: string, name: str
     artifactId: artifact.artifactId,
     ...(artifact.name !== undefined ? { name: artifact.name } : {}),
     ...(mediaType ? { mediaType } : {}),
+    kind: kindOf(artifact),
     bytes: contentOf(artifact),
   };
 }
@@ -56,9 +66,15 @@ export function contentOf(artifact: Artifact): Buffer {
       if ('text' in p) return Buffer.from(p.text, 'utf8');
       if ('raw' in p) return Buffer.from(p.raw, 'base64');
       if ('data' in p) return Buffer.from(`${JSON.stringify(p.data, null, 2)}\n`, 'utf8');
-      throw new ArtifactUnavailableError(`part ${i + 1} of artifact ${JSON.stringify(artifact.name ?? artifact.artifactId)} is a link, not content: ${p.url}`);
+      throw new ArtifactUnavailableError(`part ${i + 1} of artifact ${JSON.stringify(artifact.name ?? artifact.artifactId)} is a link, not content: ${p.url}`, 'link');
     }),
   );
+}
+
+function kindOf(artifact: Artifact): ArtifactContent['kind'] {
+  const kinds = new Set(artifact.parts.map((p) => ('text' in p ? 'text' : 'raw' in p ? 'raw' : 'data' in p ? 'data' : 'link')));
+  const [only] = kinds;
+  return kinds.size === 1 && only !== 'link' ? only! : 'mixed';
 }
 
 /** `planner artifact`: the bytes to `file`, or to stdout. */

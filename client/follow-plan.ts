@@ -13,7 +13,6 @@ export interface FollowOptions {
 export async function* followPlan(client: Client, planId: string, opts: FollowOptions = {}): AsyncGenerator<PlanSnapshot> {
   let last = '';
   let token: Uint8Array | undefined;
-  let first = true;
   const changed = (s: PlanSnapshot): boolean => {
     const key = JSON.stringify({ ...s, statusQueryError: undefined });
     if (key === last) return false;
@@ -22,10 +21,10 @@ export async function* followPlan(client: Client, planId: string, opts: FollowOp
   };
   while (!opts.signal?.aborted) {
     // The first call returns the history so far; later ones wait (about 20 s at most) for new events.
-    const request = { namespace: client.options.namespace, execution: { workflowId: planId }, nextPageToken: token, waitNewEvent: !first, maximumPageSize: 1000 };
+    // While the run is open the server always hands back a token to wait with; none means it closed.
+    const request = { namespace: client.options.namespace, execution: { workflowId: planId }, nextPageToken: token, waitNewEvent: true, maximumPageSize: 1000 };
     const call = () => client.workflowService.getWorkflowExecutionHistory(request);
     const res = opts.signal ? await client.withAbortSignal(opts.signal, call) : await call();
-    first = false;
     token = res.nextPageToken && res.nextPageToken.length > 0 ? res.nextPageToken : undefined;
     const closed = token === undefined; // the whole history has been read: the run has ended
     if ((res.history?.events?.length ?? 0) > 0 || closed) {

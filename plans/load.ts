@@ -29,6 +29,8 @@ export interface LoadOptions {
   agentUrls?: Record<string, string>;
   /** Where card files are read from; plan documents that did not come from a file have none. */
   baseDir?: string;
+  /** false: a required input left out is not a problem (checking a plan file before its run). */
+  requireInputs?: boolean;
 }
 
 /** Reads and checks a plan file (.yaml, .yml or .json). */
@@ -88,7 +90,9 @@ function checkedRun(raw: unknown, source: string, opts: LoadOptions, lineOf: (pa
   }
   const plan = withAgents(parsed.data!, opts, fail);
   const problems = checkPlan(plan);
-  const { inputs, problems: inputProblems } = resolveInputs(plan, opts.inputs ?? {});
+  const resolved = resolveInputs(plan, opts.inputs ?? {});
+  const { inputs } = resolved;
+  const inputProblems = opts.requireInputs === false ? resolved.problems.filter((p) => !(String(p.path[1]) in plan.inputs)) : resolved.problems;
   if (problems.length + inputProblems.length > 0) {
     // A value given by the caller has no line in the file; a missing one points at its declaration.
     const given = new Set(Object.keys(opts.inputs ?? {}));

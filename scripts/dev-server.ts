@@ -114,12 +114,12 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
 }
 
 /**
- * True when a Temporal frontend answers at `address`; `env` carries the client settings (TLS, API
- * key) for a server that needs them (default: none, a local server).
+ * True when a Temporal frontend answers at `address` within `timeoutMs`; `env` carries the client
+ * settings (TLS, API key) for a server that needs them (default: none, a local server).
  */
-export async function isServing(address: string, env: NodeJS.ProcessEnv = {}): Promise<boolean> {
+export async function isServing(address: string, timeoutMs = 1000, env: NodeJS.ProcessEnv = {}): Promise<boolean> {
   try {
-    const conn = await connectClient(temporalTarget({ TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: 'default' }, env), { connectTimeout: 1000 });
+    const conn = await connectClient(temporalTarget({ TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: 'default' }, env), { connectTimeout: timeoutMs });
     try {
       await conn.workflowService.getSystemInfo({});
       return true;

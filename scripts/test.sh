@@ -5,6 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh
+# The Temporal UI browser test needs Debian's chromium; a no-op once it is installed.
+bash scripts/ensure-chromium.sh
 echo "Temporal CLI: $(node_modules/.bin/tsx scripts/temporal-cli.ts)"
 # test/cluster.test.ts runs the official server on PostgreSQL: build its binaries once per machine
 # into the user cache (minutes the first time, about a second after), with progress lines.

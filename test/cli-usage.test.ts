@@ -79,7 +79,7 @@ describe('usage errors: one line, exit 2, nothing sent', () => {
     const cases: Array<[args: string[], command: string, problem: RegExp]> = [
       [['inbox', '--jsn'], 'inbox', /unknown flag --jsn \(did you mean --json\?\)/],
       [['artifact', 'task-x'], 'artifact', /missing NAME/],
-      [['cancel'], 'cancel', /missing WORKFLOW_ID/],
+      [['cancel'], 'cancel', /missing PLAN_OR_WORKFLOW_ID/],
       [['status', 'task-x', 'task-y'], 'status', /unexpected argument "task-y"/],
       [['answer', 'task-x', 'main', '--turn', '0'], 'answer', /bad --turn "0": a question turn, a whole number from 1/],
       [['answer', 'task-x'], 'answer', /missing the answer: give TEXT or --data/],
@@ -108,7 +108,7 @@ describe('usage errors: one line, exit 2, nothing sent', () => {
 
   it('an unknown command lists the commands; planner help of an unknown command says so', async () => {
     const [typo, help] = await Promise.all([planner(['stauts', 'task-x']), planner(['help', 'frobnicate'])]);
-    expectOneLineError(typo, 2, /^planner: unknown command "stauts": did you mean status\? \(commands: dev, worker, delegate, /);
+    expectOneLineError(typo, 2, /^planner: unknown command "stauts": did you mean status\? \(commands: dev, demo, run, plan, /);
     expectOneLineError(help, 2, /^planner help: unknown command "frobnicate" \(commands: dev, /);
   });
 

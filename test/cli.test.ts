@@ -53,21 +53,21 @@ describe('bad command lines', () => {
       planner('status'),
       planner('delegate', '--help'),
     ]);
-    expectOneLineError(unknownCommand, 2, /^planner: unknown command "frobnicate" \(commands: dev, worker, delegate, inbox, status, answer, cancel, artifact, help\)/);
+    expectOneLineError(unknownCommand, 2, /^planner: unknown command "frobnicate" \(commands: dev, demo, run, plan, inbox, status, answer, cancel, artifacts, artifact, delegate, worker, help\)/);
     expectOneLineError(unknownFlag, 2, /^planner delegate: unknown flag --colour/);
     expectOneLineError(missingAgent, 2, /^planner delegate: missing --agent/);
     expectOneLineError(badDuration, 2, /^planner delegate: bad --input-deadline "soon": a duration such as 90s, 30m, 72h or 2d/);
     expectOneLineError(badData, 2, /^planner delegate: bad JSON in --data: /);
     expectOneLineError(badTurn, 2, /^planner answer: bad --turn "two"/);
-    expectOneLineError(missingId, 2, /^planner status: missing WORKFLOW_ID/);
+    expectOneLineError(missingId, 2, /^planner status: missing PLAN_OR_WORKFLOW_ID/);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Usage: planner delegate --agent NAME (--url URL | --card FILE)');
   });
 
   it('an unknown workflow id is a runtime failure (exit 1) that says so', async () => {
     const [status, answer] = await Promise.all([planner('status', 'no-such-task'), planner('answer', 'no-such-task', 'main')]);
-    expectOneLineError(status, 1, /^planner status: no delegated task with id no-such-task$/m);
-    expectOneLineError(answer, 1, /^planner answer: no delegated task with id no-such-task$/m);
+    expectOneLineError(status, 1, /^planner status: no plan or delegated task with id no-such-task$/m);
+    expectOneLineError(answer, 1, /^planner answer: no plan or delegated task with id no-such-task$/m);
   });
 });
 
@@ -105,12 +105,12 @@ describe('delegate, inbox, answer, status, cancel', () => {
     const [table, lines] = await Promise.all([planner('inbox', '--plan', plan), planner('inbox', '--plan', plan, '--json')]);
     expect(table).toMatchObject({ code: 0, stderr: '' });
     const [head, ...rows] = table.stdout.trimEnd().split('\n');
-    expect(head).toMatch(/^WORKFLOW ID\s+AGENT\s+WAITING ON\s+TURN\s+AGE\s+QUESTION \/ APPROVAL$/);
+    expect(head).toMatch(/^WORKFLOW ID\s+AGENT\s+STEP\s+WAITING ON\s+TURN\s+AGE\s+QUESTION \/ APPROVAL$/);
     expect(rows).toHaveLength(2);
     const reviewRow = rows.find((r) => r.startsWith(reviewId));
     const deployRow = rows.find((r) => r.startsWith(deployId));
-    expect(reviewRow).toMatch(new RegExp(`^${reviewId}\\s+code-reviewer\\s+human\\s+1\\s+\\d+s\\s+${escape(BASE_BRANCH_QUESTION)}$`));
-    expect(deployRow).toMatch(/\s+deployer\s+operator\s+-\s+\d+s\s+An operator must approve this deploy at http:/);
+    expect(reviewRow).toMatch(new RegExp(`^${reviewId}\\s+code-reviewer\\s+-\\s+human\\s+1\\s+\\d+s\\s+${escape(BASE_BRANCH_QUESTION)}$`));
+    expect(deployRow).toMatch(/\s+deployer\s+-\s+operator\s+-\s+\d+s\s+An operator must approve this deploy at http:/);
 
     expect(lines).toMatchObject({ code: 0, stderr: '' });
     const entries = lines.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);

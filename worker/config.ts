@@ -66,6 +66,22 @@ const ConfigSchema = z.object({
   /** Where `planner dev` serves the demo agents (demo/agents/); 0 picks a free port. */
   PLANNER_DEMO_REVIEWER_PORT: port.default(41241),
   PLANNER_DEMO_DEPLOYER_PORT: port.default(41243),
+  /** `planner serve` (server/): where the HTTP API listens. */
+  PLANNER_HOST: z.string().min(1).default('127.0.0.1'),
+  PLANNER_PORT: port.default(8080),
+  /** Bearer tokens the API accepts, comma-separated (two during a rotation). Never logged. */
+  PLANNER_API_TOKEN: z
+    .string()
+    .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
+    .refine((tokens) => tokens.length > 0, 'no token in the list')
+    .refine((tokens) => tokens.every((t) => t.length >= 16), 'each token needs at least 16 characters')
+    .optional(),
+  /** `1` lets the API run without a token (local development only). */
+  PLANNER_API_INSECURE: z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true').default(false),
+  /** The largest request body the API reads, in bytes. */
+  PLANNER_API_BODY_LIMIT: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
+  /** The folder whose plan files `POST /v1/plans {planFile}` may name (relative to the working directory). */
+  PLANNER_PLAN_DIR: z.string().min(1).default('demo/plans'),
 });
 
 export type PlannerConfig = z.output<typeof ConfigSchema>;

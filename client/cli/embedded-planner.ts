@@ -2,6 +2,7 @@
 // A Temporal dev server unless one answers at TEMPORAL_ADDRESS, the workers, the push receiver when
 // configured, and the demo agents; a banner once all is up. Ctrl-C stops what this process started,
 // in reverse order (workers drain first); a second Ctrl-C forces.
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
@@ -11,7 +12,7 @@ import { isServing, startDevServer, type DevServer } from '../../scripts/dev-ser
 import type { PlannerConfig } from '../../worker/config';
 import { createLogger, installRuntime, logFormatFor } from '../../worker/logger';
 import { bundlePlannerWorkflows } from '../../worker/workflow-bundle';
-import { connectClient as connect, temporalTarget } from '../../worker/temporal-connection';
+import { connectClient as connectTemporal, temporalTarget } from '../../worker/temporal-connection';
 import { createPlannerWorkers, type PlannerWorkers } from '../../worker/workers';
 import { startPushReceiver } from '../push-receiver';
 import { formatBanner, type DevEndpoints } from './banner';
@@ -23,6 +24,10 @@ import { configOrUsage } from './temporal';
 export interface EmbeddedPlannerOptions {
   /** Start the demo agents (code-reviewer, deployer); `--no-agents` says false. */
   agents: boolean;
+  /** Print the banner once all is up (planner dev); `planner demo` has its own story to tell. */
+  banner?: boolean;
+  /** Work to do once all is up (planner demo); when it ends, everything started here stops. */
+  then?: (ctx: { temporal: Client; config: PlannerConfig; endpoints: DevEndpoints }) => Promise<void>;
 }
 
 /** The Temporal UI base for alert links: PLANNER_UI_URL when set, else the UI this process started. */
@@ -103,9 +108,10 @@ export async function runEmbeddedPlanner(opts: EmbeddedPlannerOptions): Promise<
       interrupts.throwIfRequested();
     }
 
-    err(formatBanner(endpoints));
+    if (opts.banner !== false) err(formatBanner(endpoints));
     logger.info({ address: config.TEMPORAL_ADDRESS, taskQueue: config.PLANNER_TASK_QUEUE, agents: endpoints.agents }, 'planner dev running');
-    await running;
+    // The work ends first (then all stops), or the workers do (Ctrl-C, a fatal error).
+    await (opts.then ? Promise.race([opts.then({ temporal, config, endpoints }), running]) : running);
   } catch (e) {
     // After a Ctrl-C, a step that failed because of it (a terminal's Ctrl-C reaches the Temporal
     // CLI or its build too) is part of stopping, not a failure of planner dev.
@@ -119,13 +125,19 @@ export async function runEmbeddedPlanner(opts: EmbeddedPlannerOptions): Promise<
 }
 
 async function startTemporalUnlessServing(config: PlannerConfig, logger: Logger): Promise<DevServer | undefined> {
-  if (await isServing(config.TEMPORAL_ADDRESS, process.env)) {
-    logger.info({ address: config.TEMPORAL_ADDRESS }, 'a Temporal server answers there; using it (and leaving it running)');
-    return undefined;
+  const address = config.TEMPORAL_ADDRESS;
+  const [ip, port] = address.split(':');
+  // Something listening there is never ours to replace: a busy server can take seconds to answer,
+  // and a second dev server on its port would fail, or answer for the first one.
+  if (await listening(ip!, Number(port))) {
+    if (await isServing(address, 30_000, process.env)) {
+      logger.info({ address }, 'a Temporal server answers there; using it (and leaving it running)');
+      return undefined;
+    }
+    throw new CliFailure(`something listens at ${address} (TEMPORAL_ADDRESS) but does not answer as a Temporal server within 30 s: stop it, or set TEMPORAL_ADDRESS to a free port`);
   }
-  const [ip, port] = config.TEMPORAL_ADDRESS.split(':');
   const dir = join(process.cwd(), '.planner');
-  return withProgress(`Starting a Temporal dev server at ${config.TEMPORAL_ADDRESS} (data in ${dir})`, () =>
+  return withProgress(`Starting a Temporal dev server at ${address} (data in ${dir})`, () =>
     startDevServer({
       dbFile: join(dir, 'temporal.sqlite'),
       logFile: join(dir, 'temporal.log'),
@@ -137,9 +149,25 @@ async function startTemporalUnlessServing(config: PlannerConfig, logger: Logger)
   );
 }
 
+/** True when a TCP connection to ip:port is accepted. */
+function listening(ip: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: ip, port });
+    socket.setTimeout(5000, () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
 async function connectClient(config: PlannerConfig): Promise<Client> {
   const target = temporalTarget(config);
-  const connection = await connect(target);
+  const connection = await connectTemporal(target);
   return new Client({ connection, namespace: target.namespace, dataConverter: plannerDataConverter(payloadSettings(config)) });
 }
 

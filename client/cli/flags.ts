@@ -60,3 +60,14 @@ export function readJsonFile(flag: string, file: string): unknown {
   }
   return parseJson(`${flag} ${file}`, text);
 }
+
+/** A repeatable NAME=VALUE flag (--input, --agent-url), collected into a record; the first "=" splits. */
+export const keyValue =
+  (flag: string) =>
+  (value: string, previous: Record<string, string> = {}): Record<string, string> => {
+    const i = value.indexOf('=');
+    if (i <= 0) throw new UsageError(`bad ${flag} ${JSON.stringify(value)}: NAME=VALUE`);
+    const name = value.slice(0, i);
+    if (name in previous) throw new UsageError(`${flag} ${name} is given twice`);
+    return { ...previous, [name]: value.slice(i + 1) };
+  };

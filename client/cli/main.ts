@@ -4,6 +4,10 @@
 import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { answerCommand } from './commands/answer';
 import { artifactCommand } from './commands/artifact';
+import { artifactsCommand } from './commands/artifacts';
+import { demoCommand } from './commands/demo';
+import { planCommand } from './commands/plan';
+import { runCommand } from './commands/run';
 import { cancelCommand } from './commands/cancel';
 import { delegateCommand } from './commands/delegate';
 import { devCommand } from './commands/dev';
@@ -17,13 +21,17 @@ import { err } from './output';
 /** The commands, in the order help lists them. A new command is one file in commands/ and one line here. */
 const COMMANDS: Array<() => CommandUnknownOpts> = [
   devCommand,
-  workerCommand,
-  delegateCommand,
+  demoCommand,
+  runCommand,
+  planCommand,
   inboxCommand,
   statusCommand,
   answerCommand,
   cancelCommand,
+  artifactsCommand,
   artifactCommand,
+  delegateCommand,
+  workerCommand,
 ];
 
 export function buildProgram(): Command {

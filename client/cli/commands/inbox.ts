@@ -9,10 +9,10 @@ import { withClient } from '../temporal';
 
 export function inboxCommand() {
   return new Command('inbox')
-    .description('list the delegated tasks waiting on a human (a question) or an operator (an approval)')
+    .description("list what waits on whom: plans' steps and delegated tasks waiting on a human (a question) or an operator (an approval)")
     .option('--plan <ID>', 'only the tasks of this plan', planId)
     .option('--json', 'one JSON object per line, with the full text, instead of a table')
-    .addHelpText('after', '\nOldest wait first. Answer a question with `planner answer`; approvals travel outside A2A (follow the agent\'s link).')
+    .addHelpText('after', '\nOldest wait first. Answer a question with `planner answer PLAN_ID STEP_ID TEXT` (a plan step) or `planner answer WORKFLOW_ID TEXT`; approvals travel outside A2A (follow the agent\'s link).')
     .addHelpText('after', examples('planner inbox', 'planner inbox --plan release-42', "planner inbox --json | jq -r 'select(.waitingOn == \"human\") | .workflowId'"))
     .action(async ({ plan, json }) => {
       await withClient(async (client) => {
@@ -31,12 +31,13 @@ export function inboxCommand() {
         const rows = entries.map((e) => [
           e.workflowId,
           e.agent,
+          e.stepId ?? '-',
           e.waitingOn,
           e.waitingOn === 'human' && e.turn !== undefined ? String(e.turn) : '-',
           age(now - e.waitingSince.getTime()),
           e.statusQueryError ? `(status query failed: ${e.statusQueryError})` : clip(firstLine(e.text ?? ''), 100),
         ]);
-        out(table(['WORKFLOW ID', 'AGENT', 'WAITING ON', 'TURN', 'AGE', 'QUESTION / APPROVAL'], rows));
+        out(table(['WORKFLOW ID', 'AGENT', 'STEP', 'WAITING ON', 'TURN', 'AGE', 'QUESTION / APPROVAL'], rows));
       });
     });
 }

@@ -1,0 +1,141 @@
+// Temporal Schedules that start a plan with inputs, for the API (server/api/schedules.ts) and the
+// CLI. The plan is checked when the schedule is created and the checked run input is what each
+// action starts with: a bad plan fails now, not at 3 a.m., and a plan file edited later does not
+// change a schedule made from it (recreate the schedule to pick up the change).
+import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, type Client, type ScheduleDescription } from '@temporalio/client';
+import { z } from 'zod';
+import { describeIssues } from '../a2a/validate';
+import type { PlanRunInput } from '../plans/schema';
+import { DurationSchema } from '../workflows/delegated-task-input';
+import { PlanWorkflow } from '../workflows/plan';
+import { PlannerWaitingOn } from '../workflows/search-attributes';
+import { checkPlanSource, type PlanSource } from './plan';
+
+export { ScheduleAlreadyRunning, ScheduleNotFoundError };
+
+export class InvalidScheduleError extends Error {
+  override readonly name = 'InvalidScheduleError';
+}
+
+export const OVERLAP_POLICIES = ['skip', 'buffer_one', 'allow_all'] as const;
+export type OverlapPolicy = (typeof OVERLAP_POLICIES)[number];
+
+export const ScheduleIdSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/, 'letters, digits, ".", "_" or "-", at most 200');
+
+/** When a schedule fires: every interval, or on a cron expression (UTC); exactly one of them. */
+export const ScheduleTimingSchema = z
+  .strictObject({
+    every: DurationSchema.optional().meta({ description: 'An interval such as "2s", "15m", "24h".' }),
+    cron: z
+      .string()
+      .regex(/^\S+( \S+){4,6}$/, 'a cron expression of 5 to 7 fields, e.g. "0 3 * * *"')
+      .optional()
+      .meta({ description: 'A cron expression (UTC), e.g. "0 3 * * 1-5".' }),
+    overlap: z.enum(OVERLAP_POLICIES).default('skip').meta({ description: 'When a run is still going at the next time: skip it (default), buffer one, or allow all.' }),
+  })
+  .refine((t) => (t.every === undefined) !== (t.cron === undefined), { message: 'give exactly one of every or cron' });
+export type ScheduleTiming = z.input<typeof ScheduleTimingSchema>;
+
+const OVERLAP: Record<OverlapPolicy, ScheduleOverlapPolicy> = {
+  skip: ScheduleOverlapPolicy.SKIP,
+  buffer_one: ScheduleOverlapPolicy.BUFFER_ONE,
+  allow_all: ScheduleOverlapPolicy.ALLOW_ALL,
+};
+
+export interface PlanScheduleRequest {
+  scheduleId: string;
+  timing: ScheduleTiming;
+  /** A plan file (already resolved by the caller) or a plan document. */
+  source: PlanSource;
+  inputs?: Record<string, string>;
+  agentUrls?: Record<string, string>;
+  note?: string;
+}
+
+export interface PlanScheduleSummary {
+  scheduleId: string;
+  plan?: string;
+  every?: string;
+  cron?: string;
+  overlap: OverlapPolicy;
+  paused: boolean;
+  note?: string;
+  /** Plans it started, newest last (Temporal keeps the last few). */
+  recentPlans: Array<{ planId: string; scheduledAt: string; startedAt: string }>;
+  nextTimes: string[];
+  actionsTaken: number;
+}
+
+/** Checks the plan and the timing, then creates the schedule; ScheduleAlreadyRunning when the id is taken. */
+export async function createPlanSchedule(client: Client, req: PlanScheduleRequest, opts: { taskQueue: string }): Promise<PlanScheduleSummary> {
+  const id = ScheduleIdSchema.safeParse(req.scheduleId);
+  if (!id.success) throw new InvalidScheduleError(`scheduleId: ${describeIssues(id.error, req.scheduleId)}`);
+  const timing = ScheduleTimingSchema.safeParse(req.timing);
+  if (!timing.success) throw new InvalidScheduleError(`invalid schedule: ${describeIssues(timing.error, req.timing)}`);
+  const run: PlanRunInput = { ...checkPlanSource(req.source, { inputs: req.inputs, agentUrls: req.agentUrls }), source: `schedule ${req.scheduleId}` };
+  const t = timing.data;
+  await client.schedule.create({
+    scheduleId: req.scheduleId,
+    spec: t.every !== undefined ? { intervals: [{ every: t.every }] } : { cronExpressions: [t.cron!] },
+    action: {
+      type: 'startWorkflow',
+      workflowType: PlanWorkflow,
+      // Temporal appends the scheduled time, so each run has its own plan id.
+      workflowId: `plan-${run.plan.name}-${req.scheduleId}`,
+      taskQueue: opts.taskQueue,
+      args: [run],
+      staticSummary: `plan ${run.plan.name} (schedule ${req.scheduleId})`,
+      typedSearchAttributes: [{ key: PlannerWaitingOn, value: 'none' }],
+    },
+    policies: { overlap: OVERLAP[t.overlap], catchupWindow: '1m' },
+    // The timing as given: Temporal keeps a cron expression only compiled into calendars.
+    memo: { plan: run.plan.name, ...(t.every !== undefined ? { every: String(t.every) } : { cron: t.cron }) },
+    state: { ...(req.note ? { note: req.note } : {}) },
+  });
+  return describePlanSchedule(client, req.scheduleId);
+}
+
+export async function describePlanSchedule(client: Client, scheduleId: string): Promise<PlanScheduleSummary> {
+  return summaryOf(await client.schedule.getHandle(scheduleId).describe());
+}
+
+/** Every schedule that starts plans, by id. */
+export async function listPlanSchedules(client: Client): Promise<PlanScheduleSummary[]> {
+  const out: PlanScheduleSummary[] = [];
+  for await (const s of client.schedule.list()) {
+    if (s.action?.workflowType !== PlanWorkflow.name) continue;
+    try {
+      out.push(await describePlanSchedule(client, s.scheduleId));
+    } catch (err) {
+      if (!(err instanceof ScheduleNotFoundError)) throw err; // deleted meanwhile
+    }
+  }
+  return out.sort((a, b) => a.scheduleId.localeCompare(b.scheduleId));
+}
+
+/** Deletes the schedule: no further plans start; plans it already started run on. */
+export async function deletePlanSchedule(client: Client, scheduleId: string): Promise<void> {
+  await client.schedule.getHandle(scheduleId).delete();
+}
+
+function summaryOf(d: ScheduleDescription): PlanScheduleSummary {
+  const memo = (d.memo ?? {}) as { plan?: unknown; every?: unknown; cron?: unknown };
+  const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+  const interval = d.spec.intervals?.[0];
+  const every = str(memo.every) ?? (interval ? `${String(interval.every)}ms` : undefined);
+  const cron = str(memo.cron);
+  const plan = str(memo.plan);
+  const overlap = (Object.entries(OVERLAP).find(([, v]) => v === d.policies.overlap)?.[0] ?? 'skip') as OverlapPolicy;
+  return {
+    scheduleId: d.scheduleId,
+    ...(plan !== undefined ? { plan } : {}),
+    ...(every !== undefined ? { every } : {}),
+    ...(cron !== undefined ? { cron } : {}),
+    overlap,
+    paused: d.state.paused,
+    ...(d.state.note ? { note: d.state.note } : {}),
+    recentPlans: d.info.recentActions.map((a) => ({ planId: a.action.workflow.workflowId, scheduledAt: a.scheduledAt.toISOString(), startedAt: a.takenAt.toISOString() })),
+    nextTimes: d.info.nextActionTimes.map((t) => t.toISOString()),
+    actionsTaken: d.info.numActionsTaken,
+  };
+}

@@ -1,0 +1,57 @@
+// Single delegated tasks: read one, answer its question. Reads and answers go through client/inbox.ts
+// and client/delegated-task.ts, the same code the CLI uses.
+import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { Router } from 'express';
+import { answerTask } from '../../client/delegated-task';
+import { describeTask, requireTask, TaskNotFoundError } from '../../client/inbox';
+import type { ApiContext } from '../context';
+import { conflict, notFound, parseOr400 } from '../errors';
+import { AnswerBodySchema, TaskParams, type AnswerResultSchema, type TaskSchema } from './schemas';
+import type { z } from 'zod';
+
+export function tasksRouter(ctx: ApiContext): Router {
+  const router = Router();
+
+  router.get('/tasks/:workflowId', async (req, res) => {
+    const { workflowId } = parseOr400(TaskParams, 'path', req.params);
+    const task = await withTask(workflowId, () => describeTask(ctx.temporal, workflowId));
+    const body: z.input<typeof TaskSchema> = { ...task, uiUrl: ctx.uiLink(workflowId) };
+    res.json(body);
+  });
+
+  router.post('/tasks/:workflowId/answer', async (req, res) => {
+    const { workflowId } = parseOr400(TaskParams, 'path', req.params);
+    const answer = parseOr400(AnswerBodySchema, 'body', req.body);
+    const desc = await withTask(workflowId, () => requireTask(ctx.temporal, workflowId));
+    if (desc.status.name !== 'RUNNING') throw conflict(`${workflowId} is ${desc.status.name}, not waiting on a question: nothing to answer`);
+    let result;
+    try {
+      result = await answerTask(ctx.temporal, workflowId, {
+        ...(answer.text !== undefined ? { text: answer.text } : { data: answer.data }),
+        ...(answer.turn !== undefined ? { turn: answer.turn } : {}),
+        from: 'api',
+      });
+    } catch (err) {
+      // The workflow's validator said why (not waiting, stale turn, an answer already on its way),
+      // or the task ended while the answer was on its way.
+      if (err instanceof WorkflowUpdateFailedError) throw conflict(`${workflowId}: ${err.cause?.message ?? err.message}`);
+      if (err instanceof WorkflowNotFoundError) throw conflict(`${workflowId} closed before the answer arrived`);
+      throw err;
+    }
+    const body: z.input<typeof AnswerResultSchema> = { workflowId, ...result, uiUrl: ctx.uiLink(workflowId) };
+    ctx.logger.info({ workflowId, turn: result.turn, state: result.state }, 'answer delivered');
+    res.json(body);
+  });
+
+  return router;
+}
+
+async function withTask<T>(workflowId: string, f: () => Promise<T>): Promise<T> {
+  try {
+    return await f();
+  } catch (err) {
+    if (err instanceof TaskNotFoundError) throw notFound(err.message);
+    if (err instanceof WorkflowNotFoundError) throw notFound(`no delegated task with id ${workflowId}`);
+    throw err;
+  }
+}

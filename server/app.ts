@@ -1,0 +1,144 @@
+// The Express app of `planner serve`: request ids and pino request logs, the public health and
+// OpenAPI routes, the push webhook (its own per-task token), then bearer auth, the content-type and
+// body-size checks and the /v1 resources. Every error leaves as {error: {code, message, details}}.
+import { randomUUID } from 'node:crypto';
+import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import { isGrpcServiceError } from '@temporalio/client';
+import type { Logger } from 'pino';
+import type { ApiContext } from './context';
+import { ApiError } from './errors';
+import { requireBearer, type AuthSettings } from './auth';
+import { artifactsRouter } from './api/artifacts';
+import { inboxRouter } from './api/inbox';
+import { openApiDocument } from './api/openapi';
+import { plansRouter } from './api/plans';
+import { schedulesRouter } from './api/schedules';
+import { tasksRouter } from './api/tasks';
+import type { HealthSchema } from './api/schemas';
+import { pushRouter } from './push/receiver';
+import type { z } from 'zod';
+
+export interface AppOptions {
+  auth: AuthSettings;
+  /** The push webhook's secret; without it the webhook is not served. */
+  pushSecret?: string;
+}
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+export function createApp(ctx: ApiContext, opts: AppOptions): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  app.use(requestLog(ctx.logger));
+
+  if (opts.pushSecret) app.use(pushRouter({ temporal: ctx.temporal, secret: opts.pushSecret, logger: ctx.logger }));
+
+  app.get('/healthz', async (_req, res) => {
+    const body: z.input<typeof HealthSchema> = { ok: true, temporal: { reachable: true, namespace: ctx.config.TEMPORAL_NAMESPACE } };
+    try {
+      await ctx.temporal.withDeadline(Date.now() + 2000, () => ctx.temporal.workflowService.getSystemInfo({}));
+    } catch (err) {
+      body.temporal = { ...body.temporal, reachable: false, error: err instanceof Error ? err.message : String(err) };
+    }
+    res.json(body);
+  });
+  app.get('/v1/openapi.json', (_req, res) => {
+    res.json(openApiDocument());
+  });
+
+  const v1 = express.Router();
+  v1.use(requireBearer(opts.auth));
+  v1.use(requireJsonBody);
+  v1.use(express.json({ limit: ctx.config.PLANNER_API_BODY_LIMIT, type: isJson, strict: true }));
+  v1.use(inboxRouter(ctx), tasksRouter(ctx), artifactsRouter(ctx), plansRouter(ctx), schedulesRouter(ctx));
+  app.use('/v1', v1);
+
+  app.use((req, _res, next) => next(new ApiError(404, 'not_found', `no route ${req.method} ${req.path}`)));
+  app.use(errorHandler(ctx));
+  return app;
+}
+
+function isJson(req: { headers: Record<string, unknown> }): boolean {
+  const type = String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  return type === 'application/json' || /^application\/[\w.-]+\+json$/.test(type);
+}
+
+const hasBody = (req: express.Request): boolean =>
+  req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
+
+/** A request with a body must say it is JSON: anything else is a 415 naming what it said. */
+const requireJsonBody: RequestHandler = (req, _res, next) => {
+  if (!hasBody(req) || isJson(req)) return next();
+  const said = req.headers['content-type'];
+  next(new ApiError(415, 'unsupported_media_type', `the body must be application/json, not ${said ? JSON.stringify(said) : 'of no stated type (no Content-Type)'}`));
+};
+
+function requestLog(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const given = req.get('x-request-id');
+    const requestId = given && REQUEST_ID.test(given) ? given : randomUUID();
+    res.set('X-Request-Id', requestId);
+    const log = logger.child({ requestId });
+    res.locals.log = log;
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const level = res.statusCode >= 500 ? 'error' : 'info';
+      // The path only: a query may carry a page token, and headers (Authorization) are never logged.
+      log[level]({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+    });
+    next();
+  };
+}
+
+/** body-parser's error types, as the API's codes. */
+function fromBodyParser(err: { type?: string; message?: string }, limit: number): ApiError | undefined {
+  switch (err.type) {
+    case 'entity.too.large':
+      return new ApiError(413, 'payload_too_large', `the body is over the limit of ${limit} bytes (PLANNER_API_BODY_LIMIT)`);
+    case 'entity.parse.failed':
+      return new ApiError(400, 'invalid_request', `the body is not valid JSON: ${err.message ?? 'parse error'}`, [{ path: 'body', message: 'not valid JSON' }]);
+    case 'charset.unsupported':
+    case 'encoding.unsupported':
+      return new ApiError(415, 'unsupported_media_type', err.message ?? 'unsupported body encoding');
+    case 'request.aborted':
+    case 'request.size.invalid':
+      return new ApiError(400, 'invalid_request', err.message ?? 'the body did not arrive whole');
+    default:
+      return undefined;
+  }
+}
+
+/** Why Temporal could not be reached (UNAVAILABLE or DEADLINE_EXCEEDED, also as the client's ServiceError's cause), if that is the error. */
+function unreachable(err: unknown): string | undefined {
+  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (isGrpcServiceError(e) && (e.code === 14 || e.code === 4)) return e.details || e.message;
+  }
+  return undefined;
+}
+
+function errorHandler(ctx: ApiContext): ErrorRequestHandler {
+  return (err: unknown, _req, res, _next) => {
+    const log: Logger = (res.locals.log as Logger | undefined) ?? ctx.logger;
+    let api: ApiError;
+    if (err instanceof ApiError) api = err;
+    else if (err && typeof err === 'object' && 'type' in err && fromBodyParser(err as { type?: string }, ctx.config.PLANNER_API_BODY_LIMIT)) {
+      api = fromBodyParser(err as { type?: string }, ctx.config.PLANNER_API_BODY_LIMIT)!;
+    } else if (err && typeof err === 'object' && 'status' in err && typeof err.status === 'number' && err.status >= 400 && err.status < 500) {
+      // Express's own client errors, e.g. a path whose %-encoding is broken.
+      api = new ApiError(err.status, err.status === 404 ? 'not_found' : 'invalid_request', err instanceof Error ? err.message : 'bad request');
+    } else if (unreachable(err)) {
+      log.warn({ err }, 'Temporal did not answer');
+      api = new ApiError(503, 'unavailable', `Temporal did not answer: ${unreachable(err)}`);
+    } else {
+      log.error({ err }, 'request failed');
+      api = new ApiError(500, 'internal', 'internal error; the server log has the details under this request id');
+    }
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    res.status(api.status).json(api.body());
+  };
+}

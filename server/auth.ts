@@ -1,0 +1,53 @@
+// Bearer-token authentication for the API. Tokens come from PLANNER_API_TOKEN (a comma-separated
+// list, so that a new token can be added before the old one is removed). Each presented token is
+// hashed and compared with every configured token's hash in constant time: comparing digests of
+// equal length means neither the token's length nor its content leaks through timing.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { RequestHandler } from 'express';
+import { ApiError } from './errors';
+
+export interface AuthSettings {
+  /** The accepted tokens; empty with `insecure` means no check at all. */
+  tokens: readonly string[];
+  insecure: boolean;
+}
+
+/** Refuses to build an API without a token unless insecure mode is explicitly on. */
+export function authSettings(config: { PLANNER_API_TOKEN?: string[]; PLANNER_API_INSECURE: boolean }): AuthSettings {
+  const tokens = config.PLANNER_API_TOKEN ?? [];
+  if (tokens.length === 0 && !config.PLANNER_API_INSECURE) {
+    throw new Error(
+      'PLANNER_API_TOKEN is not set: the API refuses to start without a bearer token. Set PLANNER_API_TOKEN ' +
+        '(comma-separated for rotation, each at least 16 characters), or PLANNER_API_INSECURE=1 for a local, unauthenticated API.',
+    );
+  }
+  return { tokens, insecure: tokens.length === 0 && config.PLANNER_API_INSECURE };
+}
+
+const digest = (token: string): Buffer => createHash('sha256').update(token, 'utf8').digest();
+
+/** True when `presented` is one of the tokens; the time taken does not depend on where they differ. */
+export function tokenAccepted(presentedDigest: Buffer, digests: readonly Buffer[]): boolean {
+  let ok = false;
+  // Every configured token is compared, whichever matches, so the time does not say which one did.
+  for (const d of digests) ok = timingSafeEqual(presentedDigest, d) || ok;
+  return ok;
+}
+
+export function requireBearer(settings: AuthSettings): RequestHandler {
+  const digests = settings.tokens.map(digest);
+  return (req, res, next) => {
+    if (settings.insecure) return next();
+    const header = req.get('authorization');
+    const m = header ? /^Bearer[ ]+(\S+)\s*$/i.exec(header) : null;
+    if (!m) {
+      res.set('WWW-Authenticate', 'Bearer realm="a2a-planner"');
+      return next(new ApiError(401, 'unauthenticated', header ? 'the Authorization header is not "Bearer <token>"' : 'missing Authorization: Bearer <token>'));
+    }
+    if (!tokenAccepted(digest(m[1]!), digests)) {
+      res.set('WWW-Authenticate', 'Bearer realm="a2a-planner", error="invalid_token"');
+      return next(new ApiError(401, 'unauthenticated', 'the bearer token is not accepted here'));
+    }
+    next();
+  };
+}
