@@ -5,7 +5,7 @@
 // part is back, the agents see no duplicate message, and the inbox lists every wait throughout
 // (or says clearly that Temporal is unavailable). Binaries come from the user cache
 // (scripts/test.sh builds them before jest); the cluster lives in a temp folder on free ports.
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,7 +24,7 @@ import { loadConfig } from '../worker/config';
 import { connectClient, temporalTarget, temporalUnavailable } from '../worker/temporal-connection';
 import { startCodeReviewer, startDeployer, type AgentHandle } from './agents';
 import { replayAll } from './support/delegated';
-import { planDoc, RELEASE_PLAN, step, waitForPlan, type PlanHandle } from './support/plans';
+import { planDoc, step, waitForPlan, type PlanHandle } from './support/plans';
 import { eventually } from './support/wait';
 
 jest.setTimeout(240_000);
@@ -54,7 +54,7 @@ async function freePorts(): Promise<ClusterPorts> {
     // Membership ports (gRPC + 100) must stay below 32768: the membership table keeps them as smallint.
     const shift = -7_000 + Math.floor(Math.random() * 1_900) * 10;
     const ports = Object.fromEntries(Object.entries(DEFAULT_PORTS).map(([k, v]) => [k, v + shift])) as unknown as ClusterPorts;
-    const all = [...Object.values(ports), ...[ports.frontend, ports.history, ports.matching, ports.worker].map((p) => p + 100), ...[1, 2, 3].map((i) => ports.serverMetrics + i), ports.workerMetrics + 1, ports.workerMetrics + 2];
+    const all = [...Object.values(ports), ...[ports.frontend, ports.history, ports.matching, ports.worker].map((p) => p + 100), ...[1, 2, 3].map((i) => ports.serverMetrics + i), ports.workerMetrics + 1, ports.workerMetrics + 2, ports.serve + 1];
     if ((await Promise.all(all.map(portFree))).every(Boolean)) return ports;
   }
   throw new Error('no free block of ports');
@@ -65,7 +65,7 @@ beforeAll(async () => {
   chmodSync(dir, 0o755); // PostgreSQL runs as another user when we are root: it must reach its folder
   const t0 = Date.now();
   try {
-    cluster = await clusterUp({ dir, workers: 2, servers: 0, ui: false, ports: await freePorts(), log, env: { ...process.env, PLANNER_BLOB_DIR: blobDir, PLANNER_LOG_LEVEL: 'info' } });
+    cluster = await clusterUp({ dir, workers: 2, servers: 2, ui: false, ports: await freePorts(), log, env: { ...process.env, PLANNER_BLOB_DIR: blobDir, PLANNER_LOG_LEVEL: 'info' } });
   } catch (e) {
     failed = true;
     throw e;
@@ -137,16 +137,32 @@ async function inboxThroughout<T>(planIds: string[], during: () => Promise<T>): 
   }
 }
 
-describe('the seed plan on the cluster (two workers)', () => {
-  it('asks, is answered, is approved out of band, completes', async () => {
-    const planId = `release-${Date.now()}`;
-    const { handle } = await startPlan(client, { planFile: RELEASE_PLAN }, { planId, agentUrls: { 'code-reviewer': reviewer.baseUrl, deployer: deployer.baseUrl } }, { taskQueue: 'planner' });
+/** A call to `planner serve` replica i (bearer token from the cluster folder). */
+async function api(i: number, method: string, path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+  const res = await fetch(`http://127.0.0.1:${cluster.state.ports.serve + i}/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${readFileSync(join(dir, 'api-token'), 'utf8').trim()}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+}
+
+describe('the seed plan on the cluster (two workers, two planner serve replicas)', () => {
+  it('is started through one replica, answered through the other, approved out of band, completes', async () => {
+    const started0 = await api(0, 'POST', '/plans', { planFile: 'release.yaml', agentUrls: { 'code-reviewer': reviewer.baseUrl, deployer: deployer.baseUrl } });
+    expect(started0.status).toBe(201);
+    const planId = started0.json.planId as string;
+    const handle: PlanHandle = client.workflow.getHandle(planId);
     started.push(planId);
     await waitForPlan(handle, (s) => step(s, 'review').waitingOn === 'human', 'the review question', 60_000);
     // The inbox, from SQL advanced visibility on PostgreSQL.
     const entry = await eventually(async () => (await listInbox(client, { planId })).find((e) => e.stepId === 'review'), 'the inbox entry', 30_000);
     expect(entry).toMatchObject({ planId, waitingOn: 'human' });
-    await answerStep(client, planId, 'review', { text: 'main', from: 'cluster test' });
+    const inbox1 = await api(1, 'GET', `/inbox?planId=${planId}`);
+    expect(inbox1.status).toBe(200);
+    expect(JSON.stringify(inbox1.json)).toContain(`${planId}.review`);
+    const answered = await api(1, 'POST', `/plans/${planId}/steps/review/answer`, { text: 'main' });
+    expect(answered.status).toBe(200);
     const approval = await waitForPlan(handle, (s) => step(s, 'deploy').waitingOn === 'operator', 'the approval request', 60_000);
     await eventually(async () => (await listInbox(client, { planId })).find((e) => e.stepId === 'deploy' && e.waitingOn === 'operator'), 'the approval in the inbox', 30_000);
     await deployer.approve(step(approval, 'deploy').taskId!); // out of band: at the deployer, not through the planner

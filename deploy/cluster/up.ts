@@ -2,7 +2,8 @@
 // by temporal-sql-tool, Temporal's four services as separate processes, the namespace and search
 // attributes, the Temporal UI, N planner workers and M `planner serve` replicas, each its own
 // process, logs and pids under the cluster folder (state.json).
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { stringify } from 'yaml';
@@ -143,32 +144,42 @@ async function readLog(path: string): Promise<string> {
   return readFile(path, 'utf8').catch(() => '');
 }
 
-/** The `planner serve` entry, once server/ has landed. */
+/** The `planner serve` entry (server/main.ts). */
 export function serveEntry(): string | undefined {
-  for (const candidate of ['server/main.ts', 'server/serve.ts', 'server/index.ts']) {
-    if (existsSync(join(ROOT, candidate))) return join(ROOT, candidate);
-  }
-  return undefined;
+  const entry = join(ROOT, 'server', 'main.ts');
+  return existsSync(entry) ? entry : undefined;
+}
+
+/** The API's bearer token: PLANNER_API_TOKEN when set, else one made for this cluster (kept 0600 in api-token). */
+export function apiToken(dir: string, env: NodeJS.ProcessEnv): string {
+  if (env.PLANNER_API_TOKEN) return env.PLANNER_API_TOKEN;
+  const file = join(dir, 'api-token');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const made = randomBytes(24).toString('base64url');
+  writeFileSync(file, `${made}\n`, { mode: 0o600 });
+  return made;
 }
 
 async function startServers(o: Resolved, state: ClusterState, record: (p: ProcessRecord) => ProcessRecord, base: NodeJS.ProcessEnv): Promise<void> {
   if (o.servers === 0) return;
   const entry = serveEntry();
   if (!entry) {
-    const note = `--servers ${o.servers} asked, but \`planner serve\` (server/) is not on this branch yet: no API replicas started`;
+    const note = `--servers ${o.servers} asked, but \`planner serve\` (server/main.ts) is not in this checkout: no API replicas started`;
     state.notes.push(note);
     o.log(note);
     return;
   }
-  for (let i = 0; i < o.servers; i++) {
-    const port = o.ports.serve + i;
-    const logFile = join(o.dir, `serve-${i}.log`);
-    const rec = record(
-      startProcess(`serve-${i}`, [process.execPath, '--require', 'tsx/cjs', entry], { log: logFile, cwd: ROOT, env: { ...base, PLANNER_API_LISTEN: `127.0.0.1:${port}`, PORT: String(port) }, url: `http://127.0.0.1:${port}` }),
-    );
-    await waitFor(`planner serve ${i} (log ${logFile})`, () => httpAnswers(`http://127.0.0.1:${port}/`), 120_000, () => isOurs(rec));
-    o.log(`planner serve ${i}: pid ${rec.pid}, ${rec.url}, log ${logFile}`);
-  }
+  const token = apiToken(o.dir, o.env);
+  const env = { ...base, PLANNER_HOST: '127.0.0.1', PLANNER_API_TOKEN: token, PLANNER_PLAN_DIR: resolve(ROOT, o.env.PLANNER_PLAN_DIR || join('demo', 'plans')) };
+  await Promise.all(
+    Array.from({ length: o.servers }, async (_, i) => {
+      const port = o.ports.serve + i;
+      const logFile = join(o.dir, `serve-${i}.log`);
+      const rec = record(startProcess(`serve-${i}`, [process.execPath, '--require', 'tsx/cjs', entry], { log: logFile, cwd: ROOT, env: { ...env, PLANNER_PORT: String(port) }, url: `http://127.0.0.1:${port}/healthz` }));
+      await waitFor(`planner serve ${i} (log ${logFile})`, () => httpAnswers(`http://127.0.0.1:${port}/healthz`), 120_000, () => isOurs(rec));
+      o.log(`planner serve ${i}: pid ${rec.pid}, http://127.0.0.1:${port}/v1 (bearer token: ${o.env.PLANNER_API_TOKEN ? 'PLANNER_API_TOKEN' : join(o.dir, 'api-token')}), log ${logFile}`);
+    }),
+  );
 }
 
 export async function httpAnswers(url: string): Promise<boolean> {
