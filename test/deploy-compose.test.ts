@@ -85,7 +85,8 @@ describe('docker-compose.yml agrees with planner cluster up', () => {
     expect(worker.TEMPORAL_NAMESPACE).toBe(local.TEMPORAL_NAMESPACE);
     expect(worker.PLANNER_TASK_QUEUE).toBe(local.PLANNER_TASK_QUEUE);
     expect(svc('worker').command).toEqual(['worker']);
-    expect(svc('serve').command).toEqual(['serve']);
+    expect((svc('serve') as { entrypoint?: string[] }).entrypoint).toEqual(['node', '--require', 'tsx/cjs', 'server/main.ts']);
+    expect(readFileSync(join(ROOT, 'deploy', 'Dockerfile'), 'utf8')).toContain('COPY server ./server');
   });
 
   it('builds the planner from a multi-stage, non-root Dockerfile with the workflow bundle prebuilt', () => {
