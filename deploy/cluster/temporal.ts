@@ -24,19 +24,17 @@ async function sqlTool(bin: string, port: number, password: string, database: st
   }
 }
 
-/** Creates both databases if missing, then sets up and upgrades their schemas (idempotent). */
+/**
+ * Creates both databases if missing, then sets up and upgrades their schemas. Every step is
+ * idempotent (create-database treats an existing database as done; setup-schema -v 0.0 keeps an
+ * existing version table), as in Temporal's own auto-setup.
+ */
 export async function setupSchemas(bins: ServerBinaries, moduleDir: string, port: number, password: string, log: Log): Promise<void> {
   for (const [key, database] of Object.entries(DATABASES) as Array<[keyof typeof DATABASES, string]>) {
-    let created = true;
-    try {
-      await sqlTool(bins.sqlTool, port, password, database, ['create-database', '--defaultdb', 'postgres']);
-    } catch (e) {
-      if (!/already exists/i.test((e as { output?: string }).output ?? '')) throw e;
-      created = false;
-    }
-    if (created) await sqlTool(bins.sqlTool, port, password, database, ['setup-schema', '-v', '0.0']);
+    await sqlTool(bins.sqlTool, port, password, database, ['create-database', '--defaultdb', 'postgres']);
+    await sqlTool(bins.sqlTool, port, password, database, ['setup-schema', '-v', '0.0']);
     await sqlTool(bins.sqlTool, port, password, database, ['update-schema', '-d', join(moduleDir, SCHEMA_DIRS[key])]);
-    log(`  schema ${database}: ${created ? 'created and ' : ''}up to date (temporal-sql-tool update-schema ${SCHEMA_DIRS[key]})`);
+    log(`  schema ${database}: up to date (temporal-sql-tool create-database, setup-schema -v 0.0, update-schema -d ${SCHEMA_DIRS[key]})`);
   }
 }
 
