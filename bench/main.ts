@@ -1,0 +1,61 @@
+// `npm run bench`: the project's performance record. Starts its own dev server, the planner's
+// worker and loopback agents, runs each benchmark (BENCH_ONLY=seed,resume,... picks some), prints
+// a markdown table, writes bench/results/<date>-<commit>.json and draws docs/bench-*.svg.
+import { startEnv, startWorker, type BenchWorker } from './lib/env';
+import { machine, Record, writeResults } from './lib/runner';
+import { drawCharts } from './charts';
+import { runSeed } from './seed';
+import { runResume } from './resume';
+import { runParked } from './parked';
+import { runCost } from './cost';
+import { runThroughput } from './throughput';
+import { runAuthWaits } from './auth-waits';
+
+const SECTIONS = ['seed', 'resume', 'cost', 'throughput', 'parked', 'auth-waits'] as const;
+type Section = (typeof SECTIONS)[number];
+
+async function main(): Promise<void> {
+  const only = process.env.BENCH_ONLY ? (process.env.BENCH_ONLY.split(',') as Section[]) : [...SECTIONS];
+  for (const s of only) if (!SECTIONS.includes(s)) throw new Error(`BENCH_ONLY: unknown section ${s} (known: ${SECTIONS.join(', ')})`);
+  const m = machine();
+  const record = new Record();
+  const t0 = Date.now();
+  console.error(`bench: ${m.cpus} × ${m.cpuModel}, ${m.memGiB} GiB, load ${m.loadavgAtStart.join(' ')}, commit ${m.commit}, BENCH_SCALE ${m.scale}`);
+  const env = await startEnv();
+  const queue = 'bench';
+  let worker: BenchWorker | undefined;
+  try {
+    worker = await startWorker(env, queue);
+    const run = async (name: Section, fn: () => Promise<void>): Promise<void> => {
+      if (!only.includes(name)) return;
+      const t = Date.now();
+      console.error(`bench: ${name}...`);
+      await fn();
+      record.timings[name] = (Date.now() - t) / 1000;
+      console.error(`bench: ${name} done in ${record.timings[name]!.toFixed(0)} s`);
+    };
+    const w = worker;
+    await run('seed', () => runSeed(env, record, queue));
+    await run('resume', () => runResume(env, record, queue));
+    await run('cost', () => runCost(env, record, queue));
+    await run('throughput', () => runThroughput(env, record, queue, w));
+    await run('parked', () => runParked(env, record, queue, w));
+    await worker.stop();
+    worker = undefined;
+    await run('auth-waits', () => runAuthWaits(env, record));
+  } finally {
+    await worker?.stop();
+    await env.close();
+  }
+  record.timings.total = (Date.now() - t0) / 1000;
+  const path = writeResults(record, m);
+  await drawCharts(record);
+  console.log(`\n## a2a-planner benchmarks (${new Date().toISOString().slice(0, 16)}Z, commit ${m.commit}, ${m.cpus} CPUs, BENCH_SCALE ${m.scale}, ${record.timings.total.toFixed(0)} s)\n`);
+  console.log(record.markdown());
+  console.log(`\nresults: ${path}`);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
