@@ -20,10 +20,10 @@ interface Figures {
 }
 
 export async function runAuthWaits(env: BenchEnv, record: Record): Promise<void> {
-  const n = size('BENCH_TASKS', 100, 5);
-  const holdMs = size('BENCH_HOLD_MS', 10_000, 2000);
+  const n = size('BENCH_TASKS', 60, 5);
+  const holdMs = size('BENCH_HOLD_MS', 8_000, 2000);
   // Below the number of waits, so the memory slope is what a wait costs past the workflow cache.
-  const cache = size('BENCH_CACHE', 25, 5);
+  const cache = size('BENCH_CACHE', 20, 5);
   const approvers = 20;
   const deployer = await startDeployer();
   env.bot.onAlert = () => undefined;

@@ -14,6 +14,17 @@ import { runAuthWaits } from './auth-waits';
 const SECTIONS = ['seed', 'resume', 'cost', 'throughput', 'parked', 'auth-waits'] as const;
 type Section = (typeof SECTIONS)[number];
 
+// The SDK's agent server logs each error it answers (with a stack); keep the bench's output readable.
+const printError = console.error.bind(console);
+let agentErrors = 0;
+console.error = (...args: unknown[]): void => {
+  if (typeof args[0] === 'string' && /^(Pre-stream error|Error in|Error processing)/.test(args[0])) {
+    agentErrors++;
+    return;
+  }
+  printError(...args);
+};
+
 async function main(): Promise<void> {
   const only = process.env.BENCH_ONLY ? (process.env.BENCH_ONLY.split(',') as Section[]) : [...SECTIONS];
   for (const s of only) if (!SECTIONS.includes(s)) throw new Error(`BENCH_ONLY: unknown section ${s} (known: ${SECTIONS.join(', ')})`);
@@ -52,7 +63,7 @@ async function main(): Promise<void> {
   await drawCharts(record);
   console.log(`\n## a2a-planner benchmarks (${new Date().toISOString().slice(0, 16)}Z, commit ${m.commit}, ${m.cpus} CPUs, BENCH_SCALE ${m.scale}, ${record.timings.total.toFixed(0)} s)\n`);
   console.log(record.markdown());
-  console.log(`\nresults: ${path}`);
+  console.log(`\nresults: ${path}${agentErrors ? ` (the agents answered ${agentErrors} requests with an error, e.g. SubscribeToTask on a finished task)` : ''}`);
 }
 
 main().catch((err: unknown) => {

@@ -15,7 +15,7 @@ import { dist, interleave, size, type Record } from './lib/runner';
 
 export async function runResume(env: BenchEnv, record: Record, taskQueue: string): Promise<void> {
   const events = size('BENCH_RESUME_EVENTS', 200, 10);
-  const k = size('BENCH_RESUME_CONCURRENCY', 5, 1);
+  const k = size('BENCH_RESUME_CONCURRENCY', 8, 1);
   const rounds = Math.ceil(events / k);
   const reviewer = await startCodeReviewer();
   const deployer = await startDeployer();

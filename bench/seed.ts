@@ -6,7 +6,7 @@
 import { startDelegatedTask, answerTask } from '../client/delegated-task';
 import { startCodeReviewer, startDeployer, type AgentHandle } from '../demo/agents';
 import { connect, deploy, review, DEPLOY, DIFF } from './lib/baseline';
-import type { BenchEnv } from './lib/env';
+import { diff, scrape, serverLatency, type BenchEnv } from './lib/env';
 import { spansOf, sweep, type Span } from './lib/history';
 import { runIdOf } from './lib/env';
 import { dist, interleave, size, type Record } from './lib/runner';
@@ -68,9 +68,26 @@ export async function runSeed(env: BenchEnv, record: Record, taskQueue: string):
         return Date.now() - t0;
       };
       // Warm-up: connections, caches, the worker's first workflow tasks; not recorded.
-      await interleave(2, planner, baseline);
+      await interleave(1, planner, baseline);
       runsOf.length = 0;
-      const { a, b } = await interleave(runs, planner, baseline);
+      // A2A requests the agents see per run, by method, on each side.
+      const requests = { planner: {} as { [m: string]: number }, baseline: {} as { [m: string]: number } };
+      const counted = <T>(side: 'planner' | 'baseline', fn: (i: number) => Promise<T>) => async (i: number): Promise<T> => {
+        const [r0, d0] = [reviewer.log.requests.length, deployer.log.requests.length];
+        const out = await fn(i);
+        for (const q of [...reviewer.log.requests.slice(r0), ...deployer.log.requests.slice(d0)]) requests[side][q.method] = (requests[side][q.method] ?? 0) + 1 / runs;
+        return out;
+      };
+      const lat0 = serverLatency(await scrape(env.server.metricsUrl));
+      const { a, b } = await interleave(runs, counted('planner', planner), counted('baseline', baseline));
+      // The server's own time per call (its service_latency histogram): the baseline calls no Temporal.
+      const lat = diff(serverLatency(await scrape(env.server.metricsUrl)), lat0);
+      for (const op of ['StartWorkflowExecution', 'RespondWorkflowTaskCompleted', 'RespondActivityTaskCompleted', 'UpdateWorkflowExecution']) {
+        const [ms, n] = [lat[`${op} ms`] ?? 0, lat[`${op} n`] ?? 0];
+        if (n) record.add({ section: '6 where the time goes', metric: `server time per ${op}, ${workMs} ms work`, unit: 'ms', planner: ms / n, note: `mean of ${n}; ${((ms / n) * n / runs).toFixed(0)} ms per seed run` });
+      }
+      const describe = (r: { [m: string]: number }): string => Object.entries(r).map(([m, c]) => `${m} ${c.toFixed(1)}`).join(', ');
+      record.add({ section: '1 seed', metric: `A2A requests per seed run, ${workMs} ms work`, unit: '', planner: describe(requests.planner), baseline: describe(requests.baseline) });
       a.forEach((ms, i) => samples.push({ workMs, side: 'planner', ms, i }));
       b.forEach((ms, i) => samples.push({ workMs, side: 'baseline', ms, i }));
       const pa = dist(a);

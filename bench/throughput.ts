@@ -8,14 +8,15 @@ import { cpuMs, type BenchEnv, type BenchWorker } from './lib/env';
 import { interleave, pool, size, type Record } from './lib/runner';
 
 export async function runThroughput(env: BenchEnv, record: Record, taskQueue: string, worker: BenchWorker): Promise<void> {
-  const perWindow = size('BENCH_TPUT_TASKS', 200, 20);
-  const windows = size('BENCH_TPUT_WINDOWS', 2, 1);
+  const perWindow = size('BENCH_TPUT_TASKS', 150, 20);
+  const windows = size('BENCH_TPUT_WINDOWS', 1, 1);
   const agent = await startCodeReviewer({ questions: 0 });
   const a2a = await connect(agent.baseUrl);
   const out: { inFlight: number; planner: number[]; baseline: number[]; workerCpuMsPerTask: number; serverCpuMsPerTask: number }[] = [];
   try {
     for (const inFlight of [20, 200]) {
-      const n = Math.max(perWindow, inFlight * 2);
+      // At least 1.5 × the tasks in flight, so the window is not one burst.
+      const n = Math.max(perWindow, Math.round(inFlight * 1.5));
       let workerCpu = 0;
       let serverCpu = 0;
       let plannerTasks = 0;
@@ -38,7 +39,6 @@ export async function runThroughput(env: BenchEnv, record: Record, taskQueue: st
         await pool(Array.from({ length: n }, (_, i) => i), inFlight, () => instant(a2a));
         return n / ((Date.now() - t0) / 1000);
       };
-      if (inFlight === 20) await interleave(1, planner, baseline); // warm-up: connections, caches, JIT
       [workerCpu, serverCpu, plannerTasks] = [0, 0, 0];
       const { a, b } = await interleave(windows, planner, baseline);
       const mean = (xs: number[]): number => xs.reduce((x, y) => x + y, 0) / xs.length;

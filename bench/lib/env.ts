@@ -136,6 +136,18 @@ export function diff(after: Record<string, number>, before: Record<string, numbe
   return out;
 }
 
+/** The frontend's own handling time per operation (ms, summed) and call count, `default` namespace. */
+export function serverLatency(m: Map<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [k, v] of m) {
+    const which = k.startsWith('service_latency_sum{') ? 'ms' : k.startsWith('service_latency_count{') ? 'n' : undefined;
+    if (!which || !k.includes('service_name="frontend"') || !k.includes('namespace="default"')) continue;
+    const op = /operation="([^"]+)"/.exec(k)?.[1] ?? '?';
+    out[`${op} ${which}`] = (out[`${op} ${which}`] ?? 0) + (which === 'ms' ? v * 1000 : v);
+  }
+  return out;
+}
+
 export const sum = (r: Record<string, number>): number => Object.values(r).reduce((a, b) => a + b, 0);
 
 // ---------------------------------------------------------------------------------------------
@@ -148,7 +160,9 @@ export interface BenchWorker {
 }
 
 export async function startWorker(env: BenchEnv, taskQueue: string, extra: Record<string, string> = {}): Promise<BenchWorker> {
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', join(ROOT, 'worker', 'main.ts')], {
+  // BENCH_WORKER_PROFILE=<dir>: the worker writes V8 CPU profiles (main thread and workflow thread) there on exit.
+  const profile = process.env.BENCH_WORKER_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_WORKER_PROFILE}`] : [];
+  const child = spawn(process.execPath, [...profile, '--require', 'tsx/cjs', join(ROOT, 'worker', 'main.ts')], {
     cwd: ROOT,
     env: {
       ...process.env,
