@@ -71,7 +71,7 @@ export async function runAuthWaits(env: BenchEnv, record: Record): Promise<void>
     await deployer.close();
   }
   const [s, p] = results as [Figures, Figures];
-  const section = 'auth waits: stream vs poll';
+  const section = 'auth waits: stream (planner column) vs poll (baseline column)';
   const note = `${n} waits, cache ${cache}`;
   record.add({ section, metric: 'all waiting after', unit: 's', planner: s.toWaitingS, baseline: p.toWaitingS, note });
   record.add({ section, metric: 'worker RSS per wait (upper bound)', unit: 'KiB', planner: s.perWaitKiB, baseline: p.perWaitKiB });

@@ -121,5 +121,11 @@ export async function runCost(env: BenchEnv, record: Record, taskQueue: string):
     record.add({ section: '4 cost', metric: `${c.task}: payload bytes in history`, unit: 'B', planner: c.payloadBytes });
     record.add({ section: '4 cost', metric: `${c.task}: billable actions (server's action metric)`, unit: 'actions', planner: c.actions, note: Object.entries(c.actionTypes).map(([k, v]) => `${k.replace(/^grpc_|^command_/, '')} ${v}`).join(', ') });
   }
+  // Heartbeats do not compress: a watch heartbeats every heartbeatTimeout / 3, and the SDK sends at
+  // most one per min(0.8 × heartbeatTimeout, 60 s). At the defaults (first lease 5 min at 10 s, then
+  // 2 min) a real week of one approval wait sends this many, each a billable action.
+  const weekMs = 7 * 24 * 3600_000;
+  const heartbeats = Math.round(300_000 / Math.min(0.8 * 10_000, 60_000) + (weekMs - 300_000) / Math.min(0.8 * 120_000, 60_000));
+  record.add({ section: '4 cost', metric: 'one-week approval wait: heartbeat actions in real time (computed from the SDK throttle; §3 measures the first-lease rate)', unit: 'actions', planner: heartbeats });
   record.data.cost = costs;
 }

@@ -71,7 +71,7 @@ export async function runParked(env: BenchEnv, record: Record, taskQueue: string
     record.add({ section: '3 parked', metric: `worker RSS, ${n} parked`, unit: 'MiB', planner: parkedRss.worker, note: `${before.worker.toFixed(0)} MiB before; ${(((parkedRss.worker - before.worker) * 1024) / n).toFixed(0)} KiB per task`, goal: n >= 10_000 ? '≤ 1 GiB at 10,000' : undefined, met: n >= 10_000 ? parkedRss.worker <= 1024 : undefined });
     record.add({ section: '3 parked', metric: `server RSS, ${n} parked`, unit: 'MiB', planner: parkedRss.server, note: `${before.server.toFixed(0)} MiB before` });
     record.add({ section: '3 parked', metric: 'heartbeats while parked', unit: 'req/s', planner: perS('RecordActivityTaskHeartbeat'), note: `${((perS('RecordActivityTaskHeartbeat') / (n / 2)) * 60).toFixed(1)} per approval wait per min` });
-    record.add({ section: '3 parked', metric: 'polls while parked', unit: 'req/s', planner: polls });
+    record.add({ section: '3 parked', metric: 'polls completed while parked (an idle long poll lasts about a minute)', unit: 'req/s', planner: polls });
     record.add({ section: '3 parked', metric: 'all server requests while parked', unit: 'req/s', planner: sum(load) / heldS });
     record.add({ section: '3 parked', metric: `time to resume all ${n}`, unit: 's', planner: resumeS, note: `${completed}/${n} completed` });
     record.data.parked = { n, parkS, holdS: heldS, load, before, parkedRss, resumeS, completed, samples };

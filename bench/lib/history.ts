@@ -79,7 +79,7 @@ export function spansOf(h: History): { spans: Span[]; start: number; end: number
     const done = e.workflowTaskCompletedEventAttributes ?? e.workflowTaskFailedEventAttributes ?? e.workflowTaskTimedOutEventAttributes;
     if (done) {
       const from = startedAt.get(Number(done.startedEventId));
-      if (from !== undefined) spans.push({ category: 'workflow task processing (worker)', from, to: t, priority: 1 });
+      if (from !== undefined) spans.push({ category: 'workflow task processing (worker + completion RPC)', from, to: t, priority: 1 });
     }
     if (e.activityTaskStartedEventAttributes) {
       const sched = byId.get(Number(e.activityTaskStartedEventAttributes.scheduledEventId));
