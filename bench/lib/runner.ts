@@ -54,22 +54,24 @@ export function dist(xs: readonly number[]): Dist {
 }
 
 /**
- * Runs `a` and `b` alternately (A B A B ...), `n` times each, so that drift of a shared machine
- * falls on both sides. Each call gets its index; the results come back per side.
+ * Runs the sides in turn (A B C, then B C A, ...), `n` times each, so that drift of a shared
+ * machine falls on every side and none always follows another. Results come back per side.
  */
-export async function interleave<T>(n: number, a: (i: number) => Promise<T>, b: (i: number) => Promise<T>): Promise<{ a: T[]; b: T[] }> {
-  const out = { a: [] as T[], b: [] as T[] };
+export async function interleaveMany<T>(n: number, sides: ((i: number) => Promise<T>)[]): Promise<T[][]> {
+  const out = sides.map(() => [] as T[]);
   for (let i = 0; i < n; i++) {
-    // Alternate which side goes first too, so neither always follows the other.
-    if (i % 2 === 0) {
-      out.a.push(await a(i));
-      out.b.push(await b(i));
-    } else {
-      out.b.push(await b(i));
-      out.a.push(await a(i));
+    for (let k = 0; k < sides.length; k++) {
+      const j = (k + i) % sides.length;
+      out[j]!.push(await sides[j]!(i));
     }
   }
   return out;
+}
+
+/** Two sides, A B then B A: see interleaveMany. */
+export async function interleave<T>(n: number, a: (i: number) => Promise<T>, b: (i: number) => Promise<T>): Promise<{ a: T[]; b: T[] }> {
+  const [xa, xb] = await interleaveMany(n, [a, b]);
+  return { a: xa!, b: xb! };
 }
 
 /** Runs `task` over `items` with at most `limit` in flight; returns results in input order. */
