@@ -2,6 +2,7 @@
 // credentials, which the client reads from configuration by agent name, never from workflow history.
 // All clients share one keep-alive transport, so refreshing a card never strands a pool.
 import {
+  CredentialsConfigError,
   HttpTransport,
   connectA2A,
   createA2AClient,
@@ -26,7 +27,7 @@ export class AgentDirectory {
   }
 
   client(agent: AgentRef): Promise<A2AClient> {
-    const key = `${agent.name}|${agent.url ?? JSON.stringify(agent.card)}`;
+    const key = `${agent.name}|${agent.binding ?? ''}|${agent.credentialEnv ?? ''}|${agent.url ?? JSON.stringify(agent.card)}`;
     const hit = this.clients.get(key);
     if (hit && Date.now() - hit.at < CARD_TTL_MS) return hit.client;
     // The client reads the agent's credentials from configuration by this name.
@@ -36,6 +37,8 @@ export class AgentDirectory {
       ...this.options,
       agentName: agent.name,
       transport: this.transport,
+      ...(agent.binding ? { preferredBindings: [agent.binding === 'jsonrpc' ? 'JSONRPC' : 'HTTP+JSON'] } : {}),
+      ...(agent.credentialEnv ? { credentials: { type: 'bearer', token: tokenFrom(agent.name, agent.credentialEnv) } } : {}),
     };
     const client = agent.card
       ? Promise.resolve().then(() => createA2AClient(agent.card!, opts))
@@ -50,4 +53,14 @@ export class AgentDirectory {
     this.clients.clear();
     await this.transport.close();
   }
+}
+
+/** A plan names the variable holding an agent's token; the token itself is read here, on the worker. */
+function tokenFrom(agentName: string, variable: string): string {
+  const token = process.env[variable];
+  if (token === undefined || token.trim() === '') {
+    throw new CredentialsConfigError(`agent ${agentName}: its credential variable ${variable} is not set on this worker`);
+  }
+  if (/[\r\n\0]/.test(token)) throw new CredentialsConfigError(`agent ${agentName}: ${variable} contains a line break or NUL`);
+  return token;
 }

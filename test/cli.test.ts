@@ -53,7 +53,7 @@ describe('bad command lines', () => {
       planner('status'),
       planner('delegate', '--help'),
     ]);
-    expectOneLineError(unknownCommand, 2, /^planner: unknown command "frobnicate" \(commands: start, worker, delegate, inbox, status, answer, cancel, artifact, help\)/);
+    expectOneLineError(unknownCommand, 2, /^planner: unknown command "frobnicate" \(commands: dev, worker, delegate, inbox, status, answer, cancel, artifact, help\)/);
     expectOneLineError(unknownFlag, 2, /^planner delegate: unknown flag --colour/);
     expectOneLineError(missingAgent, 2, /^planner delegate: missing --agent/);
     expectOneLineError(badDuration, 2, /^planner delegate: bad --input-deadline "soon": a duration such as 90s, 30m, 72h or 2d/);

@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { createAlertOperator } from '../activities/alert-operator';
-import { uiUrlFor } from '../scripts/start';
+import { uiUrlFor } from '../client/cli/embedded-planner';
 import { DelegatedTaskInputSchema } from '../workflows/delegated-task-input';
 
 it('refuses an agent URL with user:password@ and says where the credential goes', () => {

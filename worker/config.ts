@@ -9,6 +9,15 @@ const csv = <T extends string>(values: readonly [T, ...T[]]) =>
     .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
     .pipe(z.array(z.enum(values)).min(1));
 
+const port = z
+  .string()
+  .regex(/^\d{1,5}$/, 'a port number from 0 (any free port) to 65535')
+  .transform(Number)
+  .refine((n) => n <= 65535, 'a port number from 0 (any free port) to 65535');
+
+const LOG_FORMATS = ['pretty', 'json'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
 const ConfigSchema = z.object({
   TEMPORAL_ADDRESS: z.string().regex(/^[^:\s]+:\d+$/, 'host:port').default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
@@ -26,6 +35,10 @@ const ConfigSchema = z.object({
   /** Where the push receiver listens (host:port). */
   PLANNER_WEBHOOK_LISTEN: z.string().regex(/^[^:\s]+:\d+$/, 'host:port').default('127.0.0.1:8787'),
   PLANNER_LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
+  /** pretty (human-readable) or json (one object per line); unset: pretty on a terminal, else json. */
+  PLANNER_LOG_FORMAT: z
+    .custom<LogFormat>((v) => LOG_FORMATS.includes(v as LogFormat), { error: (issue) => `${JSON.stringify(issue.input)} is not a log format: use pretty or json` })
+    .optional(),
   /** Where the workflow bundle is prebuilt (skips bundling at start). */
   PLANNER_WORKFLOW_BUNDLE: z.string().min(1).optional(),
   /** The claim-check blob store (payloads/): a folder, relative to the working directory. */
@@ -34,6 +47,9 @@ const ConfigSchema = z.object({
   PLANNER_PAYLOAD_OFFLOAD_BYTES: z.coerce.number().int().min(1024).max(512 * 1024, 'at most 524288 (Temporal warns above 512 KiB)').default(128 * 1024),
   /** The hard cap on one payload, and on one A2A frame or response from an agent. */
   PLANNER_PAYLOAD_MAX_BYTES: z.coerce.number().int().min(1024 * 1024, 'at least 1048576').default(64 * 1024 * 1024),
+  /** Where `planner dev` serves the demo agents (demo/agents/); 0 picks a free port. */
+  PLANNER_DEMO_REVIEWER_PORT: port.default(41241),
+  PLANNER_DEMO_DEPLOYER_PORT: port.default(41243),
 });
 
 export type PlannerConfig = z.output<typeof ConfigSchema>;

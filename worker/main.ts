@@ -1,12 +1,12 @@
 // The worker process: connects to TEMPORAL_ADDRESS and serves the planner's task queues until
 // SIGINT/SIGTERM, then drains and exits. Also `planner worker`.
-import { createLogger, installRuntime } from './logger';
+import { createLogger, installRuntime, logFormatFor } from './logger';
 import { loadConfig } from './config';
 import { createPlannerWorkers } from './workers';
 
 export async function runWorker(): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger(config.PLANNER_LOG_LEVEL);
+  const logger = createLogger(config.PLANNER_LOG_LEVEL, logFormatFor(config.PLANNER_LOG_FORMAT));
   installRuntime(logger);
   const planner = await createPlannerWorkers(config, logger);
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {

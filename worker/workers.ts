@@ -1,12 +1,13 @@
 // The planner's workers: one on the main queue (workflows, sends, cancels, alerts) and one on the
 // watch queue, whose slots are many because each AUTH_REQUIRED wait holds one mostly idle stream.
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { NativeConnection, Worker, type WorkerOptions, type WorkflowBundle } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { createActivities } from '../activities';
 import { AgentDirectory } from '../activities/agents';
 import { payloadSettings, plannerDataConverter } from '../payloads/data-converter';
 import { pushSettings, type PlannerConfig } from './config';
+import { bundlePlannerWorkflows } from './workflow-bundle';
 
 export interface PlannerWorkers {
   workers: Worker[];
@@ -15,7 +16,16 @@ export interface PlannerWorkers {
   shutdown(): void;
 }
 
-export async function createPlannerWorkers(config: PlannerConfig, logger: Logger): Promise<PlannerWorkers> {
+export interface PlannerWorkerOptions {
+  /** The workflows, bundled already (see workflow-bundle.ts); ignored when PLANNER_WORKFLOW_BUNDLE names a file. */
+  workflowBundle?: WorkflowBundle;
+}
+
+export async function createPlannerWorkers(config: PlannerConfig, logger: Logger, opts: PlannerWorkerOptions = {}): Promise<PlannerWorkers> {
+  // Bundled before any connection opens, so a bundling error leaves nothing to close.
+  const workflowSource: Pick<WorkerOptions, 'workflowBundle'> = {
+    workflowBundle: config.PLANNER_WORKFLOW_BUNDLE ? { codePath: config.PLANNER_WORKFLOW_BUNDLE } : (opts.workflowBundle ?? (await bundlePlannerWorkflows())),
+  };
   const address = config.TEMPORAL_ADDRESS;
   const namespace = config.TEMPORAL_NAMESPACE;
   const connection = await NativeConnection.connect({ address });
@@ -37,9 +47,6 @@ export async function createPlannerWorkers(config: PlannerConfig, logger: Logger
     logger,
     push: pushSettings(config),
   });
-  const workflowSource: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> = config.PLANNER_WORKFLOW_BUNDLE
-    ? { workflowBundle: { codePath: config.PLANNER_WORKFLOW_BUNDLE } }
-    : { workflowsPath: require.resolve('../workflows') };
   const { watchTask, watchRemoteTask, ...mainActivities } = activities;
   const main = await Worker.create({
     connection,

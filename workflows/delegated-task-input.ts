@@ -28,6 +28,13 @@ export const AgentRefSchema = z
       .optional(),
     /** An agent card given inline instead of a URL, validated like one fetched. */
     card: AgentCardSchema.optional(),
+    /** The binding to prefer when the card offers several. */
+    binding: z.enum(['jsonrpc', 'http+json']).optional(),
+    /**
+     * The environment variable, on the workers, that holds the agent's bearer token (a plan's
+     * `credentialEnv`); only the name enters history. Without it, A2A_AGENT_CREDENTIALS applies.
+     */
+    credentialEnv: z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name such as DEPLOYER_TOKEN').optional(),
   })
   .refine((a) => a.url !== undefined || a.card !== undefined, { message: 'give the agent a url or a card' });
 export type AgentRef = z.infer<typeof AgentRefSchema>;
@@ -106,6 +113,8 @@ export const DelegatedTaskInputSchema = z.object({
   agent: AgentRefSchema,
   message: OutgoingMessageSchema,
   planId: z.string().min(1).optional(),
+  /** The plan step this task runs (PlanWorkflow's children). */
+  stepId: z.string().min(1).optional(),
   policies: PoliciesSchema.default(PoliciesSchema.parse({})),
 });
 /** What callers write (defaults optional). */

@@ -56,6 +56,8 @@ export interface AnswerResult {
 export interface DelegatedTaskStatus {
   agent: string;
   planId?: string;
+  /** The plan step this task runs. */
+  stepId?: string;
   taskId?: string;
   contextId?: string;
   state?: TaskState;

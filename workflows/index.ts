@@ -1,2 +1,3 @@
 // Everything the worker registers as workflows.
 export { DelegatedTaskWorkflow } from './delegated-task';
+export { PlanWorkflow } from './plan';

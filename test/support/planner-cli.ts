@@ -18,7 +18,7 @@ export interface Spawned {
   exit: Promise<Exit>;
 }
 
-/** Runs the CLI against the run's dev server on `queue`; killed after `killAfterMs`. */
+/** Runs the CLI against the run's dev server on `queue`; killed after `killAfterMs` (default 150 s). */
 export function spawnPlanner(queue: string, args: string[], opts: { cwd?: string; env?: Record<string, string>; killAfterMs?: number } = {}): Spawned {
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd: opts.cwd ?? tmpdir(), // not the repository: the bin must find its own files
@@ -29,7 +29,9 @@ export function spawnPlanner(queue: string, args: string[], opts: { cwd?: string
   let stderr = '';
   child.stdout!.on('data', (b: Buffer) => (stdout += b.toString()));
   child.stderr!.on('data', (b: Buffer) => (stderr += b.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), opts.killAfterMs ?? 40_000);
+  // Only a guard against a hung CLI: each run loads tsx and the Temporal client, which takes many
+  // seconds when the two cores are shared, and `delegate --wait` lives across test steps.
+  const timer = setTimeout(() => child.kill('SIGKILL'), opts.killAfterMs ?? 150_000);
   const exit = new Promise<Exit>((resolve) =>
     child.once('close', (code) => {
       clearTimeout(timer);

@@ -1,0 +1,183 @@
+// Plans from outside the worker (CLI, API, the A2A face): start one from a file or a document,
+// read its state, answer the step that asks, cancel it, list plans. Input is checked here, at
+// the edge, so nothing starts when a plan cannot run.
+import { randomUUID } from 'node:crypto';
+import {
+  WorkflowFailedError,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  isGrpcDeadlineError,
+  type Client,
+  type WorkflowExecutionDescription,
+  type WorkflowHandle,
+} from '@temporalio/client';
+import { loadPlanFile, planFromValue, PlanError, type LoadOptions } from '../plans/load';
+import type { PlanRunInput } from '../plans/schema';
+import { answerUpdate, type Answer, type AnswerResult } from '../workflows/delegated-task-messages';
+import { describeFailure } from '../workflows/failure-cause';
+import { PlanWorkflow } from '../workflows/plan';
+import { planStatusQuery, type PlanResult, type PlanStatus, type StepStatus } from '../workflows/plan-messages';
+import { PlanId, PlannerWaitingOn } from '../workflows/search-attributes';
+import { planIdProblem } from './inbox';
+
+export { PlanError };
+export const PLAN_WORKFLOW_TYPE = PlanWorkflow.name;
+const QUERY_TIMEOUT_MS = 10_000;
+
+/** The plan cannot run (bad file, bad document, bad inputs): nothing was started. */
+export class InvalidPlanError extends Error {
+  override readonly name = 'InvalidPlanError';
+}
+
+export class PlanNotFoundError extends Error {
+  override readonly name = 'PlanNotFoundError';
+  constructor(readonly planId: string, detail?: string) {
+    super(`no plan with id ${planId}${detail ? ` (${detail})` : ''}`);
+  }
+}
+
+/** The step is not waiting on a question (or the turn named is not the current one): a conflict, not bad input. */
+export class StepNotWaitingError extends Error {
+  override readonly name = 'StepNotWaitingError';
+}
+
+export type PlanSource = { planFile: string } | { plan: unknown };
+
+export interface StartPlanRequest extends Omit<LoadOptions, 'baseDir'> {
+  /** The plan id (= its workflow id); default `plan-<name>-<8 hex>`. */
+  planId?: string;
+}
+
+/** Checks a plan (file or document) without starting it; throws InvalidPlanError naming every problem. */
+export function checkPlanSource(source: PlanSource, opts: Omit<LoadOptions, 'baseDir'> = {}): PlanRunInput {
+  try {
+    return 'planFile' in source ? loadPlanFile(source.planFile, opts) : planFromValue(source.plan, 'plan', opts);
+  } catch (e) {
+    if (e instanceof PlanError) throw new InvalidPlanError(e.message);
+    throw e;
+  }
+}
+
+export interface StartedPlan {
+  planId: string;
+  workflowId: string;
+  handle: WorkflowHandle<typeof PlanWorkflow>;
+}
+
+export async function startPlan(client: Client, source: PlanSource | PlanRunInput, req: StartPlanRequest, opts: { taskQueue: string }): Promise<StartedPlan> {
+  const run = 'inputs' in source && 'plan' in source && !('planFile' in source) && isRunInput(source) ? source : checkPlanSource(source as PlanSource, req);
+  const planId = req.planId ?? `plan-${run.plan.name}-${randomUUID().slice(0, 8)}`;
+  const why = planIdProblem(planId) ?? (/^[A-Za-z0-9][A-Za-z0-9._:-]*$/.test(planId) ? undefined : 'letters, digits, ".", "_", ":" or "-"');
+  if (why) throw new InvalidPlanError(`bad plan id ${JSON.stringify(planId)}: ${why}`);
+  const handle = await client.workflow.start(PlanWorkflow, {
+    taskQueue: opts.taskQueue,
+    workflowId: planId,
+    args: [run],
+    staticSummary: `plan ${run.plan.name}${run.plan.description ? `: ${run.plan.description.split('\n')[0]}` : ''} (${run.plan.steps.map((s) => s.id).join(' → ')})`,
+    typedSearchAttributes: [
+      { key: PlanId, value: planId },
+      { key: PlannerWaitingOn, value: 'none' },
+    ],
+  });
+  return { planId, workflowId: planId, handle };
+}
+
+function isRunInput(v: object): v is PlanRunInput {
+  const r = v as { inputs?: unknown; plan?: { steps?: unknown } };
+  return typeof r.inputs === 'object' && r.inputs !== null && Array.isArray(r.plan?.steps);
+}
+
+/** The plan's workflow; PlanNotFoundError when there is none (or it is another kind of workflow). */
+export async function requirePlan(client: Client, planId: string): Promise<WorkflowExecutionDescription> {
+  let desc: WorkflowExecutionDescription;
+  try {
+    desc = await client.workflow.getHandle(planId).describe();
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) throw new PlanNotFoundError(planId);
+    throw err;
+  }
+  if (desc.type !== PLAN_WORKFLOW_TYPE) throw new PlanNotFoundError(planId, `it is a ${desc.type} workflow`);
+  return desc;
+}
+
+/** A plan as callers see it: its Temporal status, its status query, and how it ended. */
+export interface PlanSnapshot extends Partial<PlanStatus> {
+  planId: string;
+  workflowId: string;
+  runId: string;
+  /** Temporal's execution status: RUNNING, COMPLETED, FAILED, CANCELLED, TERMINATED, ... */
+  workflowStatus: string;
+  startTime: string;
+  closeTime?: string;
+  /** A closed plan that did not complete: its innermost typed cause. */
+  failure?: string;
+  /** A closed plan's result (also carried by a failed plan's failure). */
+  result?: PlanResult;
+  /** Why the status query could not be answered. */
+  statusQueryError?: string;
+}
+
+export async function describePlan(client: Client, planId: string): Promise<PlanSnapshot> {
+  const desc = await requirePlan(client, planId);
+  const base: PlanSnapshot = {
+    planId,
+    workflowId: planId,
+    runId: desc.runId,
+    workflowStatus: desc.status.name,
+    startTime: desc.startTime.toISOString(),
+    ...(desc.closeTime ? { closeTime: desc.closeTime.toISOString() } : {}),
+  };
+  const ended = desc.status.name === 'RUNNING' ? {} : await outcomeOf(client, planId);
+  try {
+    const status = await client.withDeadline(Date.now() + QUERY_TIMEOUT_MS, () => client.workflow.getHandle(planId, desc.runId).query(planStatusQuery));
+    return { ...base, ...status, ...ended };
+  } catch (err) {
+    const why = isGrpcDeadlineError(err) ? `the status query got no answer within ${QUERY_TIMEOUT_MS / 1000} s: is a planner worker running on task queue ${desc.taskQueue}?` : err instanceof Error ? err.message : String(err);
+    return { ...base, statusQueryError: why, ...ended };
+  }
+}
+
+async function outcomeOf(client: Client, planId: string): Promise<Pick<PlanSnapshot, 'failure' | 'result'>> {
+  try {
+    const result = await client.withDeadline(Date.now() + QUERY_TIMEOUT_MS, () => client.workflow.getHandle<typeof PlanWorkflow>(planId).result());
+    return { result };
+  } catch (err) {
+    if (!(err instanceof WorkflowFailedError)) return {};
+    const details = (err.cause as { details?: unknown[] } | undefined)?.details;
+    const result = details?.[0] as PlanResult | undefined;
+    return { failure: describeFailure(err), ...(result && Array.isArray(result.steps) ? { result } : {}) };
+  }
+}
+
+/** The step called stepId, from the plan's status; StepNotWaitingError-free lookup for routing. */
+export async function stepOf(client: Client, planId: string, stepId: string): Promise<StepStatus> {
+  const snapshot = await describePlan(client, planId);
+  if (snapshot.statusQueryError) throw new Error(`cannot read plan ${planId}: ${snapshot.statusQueryError}`);
+  const step = snapshot.steps?.find((s) => s.id === stepId);
+  if (!step) throw new PlanNotFoundError(planId, `it has no step ${JSON.stringify(stepId)}; steps: ${(snapshot.steps ?? []).map((s) => s.id).join(', ')}`);
+  return step;
+}
+
+/**
+ * Answers the question a step waits on: the answer goes, as an update, to the step's own task
+ * workflow, whose validator decides if it still fits the question; returns the agent's next state.
+ */
+export async function answerStep(client: Client, planId: string, stepId: string, answer: Answer): Promise<AnswerResult> {
+  const step = await stepOf(client, planId, stepId);
+  if (step.state !== 'running' || step.waitingOn !== 'human' || !step.workflowId) {
+    const now = step.state === 'running' ? (step.waitingOn === 'operator' ? 'waiting for an approval, which travels outside A2A' : `${step.remoteState ?? 'starting'}, not asking anything`) : step.state;
+    throw new StepNotWaitingError(`step ${stepId} of plan ${planId} is not waiting on a question (it is ${now})`);
+  }
+  try {
+    return await client.workflow.getHandle(step.workflowId).executeUpdate(answerUpdate, { args: [answer] });
+  } catch (err) {
+    if (err instanceof WorkflowUpdateFailedError) throw new StepNotWaitingError(`step ${stepId} of plan ${planId}: ${err.cause?.message ?? err.message}`);
+    throw err;
+  }
+}
+
+/** Requests cancellation; the plan cancels its steps, which cancel the agents' tasks. */
+export async function cancelPlan(client: Client, planId: string): Promise<void> {
+  await requirePlan(client, planId);
+  await client.workflow.getHandle(planId).cancel();
+}
