@@ -3,17 +3,19 @@
 // The seed: review (the agent asks "Which base branch…", a bot answers "main") then deploy (the
 // agent waits in AUTH_REQUIRED, the bot approves with POST /approve/<taskId>), each step of the
 // agents doing `workMs` of simulated work.
+import { join } from 'node:path';
 import { startDelegatedTask, answerTask } from '../client/delegated-task';
+import { startPlan } from '../client/plan';
 import { startCodeReviewer, startDeployer, type AgentHandle } from '../demo/agents';
 import { connect, deploy, review, DEPLOY, DIFF } from './lib/baseline';
 import { diff, scrape, serverLatency, type BenchEnv } from './lib/env';
 import { spansOf, sweep, type Span } from './lib/history';
 import { runIdOf } from './lib/env';
-import { dist, interleave, size, type Record } from './lib/runner';
+import { dist, interleaveMany, ROOT, size, type Record } from './lib/runner';
 
 export interface SeedSample {
   workMs: number;
-  side: 'planner' | 'baseline';
+  side: 'planner' | 'baseline' | 'plan';
   ms: number;
   i: number;
 }
@@ -61,6 +63,15 @@ export async function runSeed(env: BenchEnv, record: Record, taskQueue: string):
         runsOf.push({ i, t0, t1, ids: [r.workflowId, d.workflowId], runIds: [runIdOf(r), runIdOf(d)] });
         return t1 - t0;
       };
+      // The seed plan itself (demo/plans/release.yaml): PlanWorkflow runs both steps as children.
+      const plan = async (i: number): Promise<number> => {
+        const t0 = Date.now();
+        const planId = `seedplan-${workMs}-${i}-${t0}`;
+        approvers.set(`${planId}.deploy`, deployer);
+        const { handle } = await startPlan(env.client, { planFile: join(ROOT, 'demo', 'plans', 'release.yaml') }, { planId, agentUrls: { 'code-reviewer': reviewer.baseUrl, deployer: deployer.baseUrl } }, { taskQueue });
+        await handle.result();
+        return Date.now() - t0;
+      };
       const baseline = async (): Promise<number> => {
         const t0 = Date.now();
         await review(rc);
@@ -68,7 +79,7 @@ export async function runSeed(env: BenchEnv, record: Record, taskQueue: string):
         return Date.now() - t0;
       };
       // Warm-up: connections, caches, the worker's first workflow tasks; not recorded.
-      await interleave(1, planner, baseline);
+      await interleaveMany(1, [planner, baseline, plan]);
       runsOf.length = 0;
       // A2A requests the agents see per run, by method, on each side.
       const requests = { planner: {} as { [m: string]: number }, baseline: {} as { [m: string]: number } };
@@ -79,16 +90,19 @@ export async function runSeed(env: BenchEnv, record: Record, taskQueue: string):
         return out;
       };
       const lat0 = serverLatency(await scrape(env.server.metricsUrl));
-      const { a, b } = await interleave(runs, counted('planner', planner), counted('baseline', baseline));
+      const [a = [], b = [], c = []] = await interleaveMany(runs, [counted('planner', planner), counted('baseline', baseline), plan]);
       const describe = (r: { [m: string]: number }): string => Object.entries(r).map(([m, c]) => `${m} ${c.toFixed(1)}`).join(', ');
       record.add({ section: '1 seed', metric: `A2A requests per seed run, ${workMs} ms work`, unit: '', planner: describe(requests.planner), baseline: describe(requests.baseline) });
       a.forEach((ms, i) => samples.push({ workMs, side: 'planner', ms, i }));
       b.forEach((ms, i) => samples.push({ workMs, side: 'baseline', ms, i }));
+      c.forEach((ms, i) => samples.push({ workMs, side: 'plan', ms, i }));
       const pa = dist(a);
       const pb = dist(b);
       const goal = workMs === 200 ? { goal: '≤ 1.2× at p50', met: pa.p50 / pb.p50 <= 1.2 } : {};
       record.add({ section: '1 seed', metric: `seed scenario p50, ${workMs} ms agent work/step`, unit: 'ms', planner: pa.p50, baseline: pb.p50, ...goal });
       record.add({ section: '1 seed', metric: `seed scenario p95, ${workMs} ms agent work/step`, unit: 'ms', planner: pa.p95, baseline: pb.p95 });
+      const pc = dist(c);
+      record.add({ section: '1 seed', metric: `seed plan (PlanWorkflow, demo/plans/release.yaml) p50 / p95, ${workMs} ms work`, unit: 'ms', planner: `${pc.p50} / ${pc.p95} ms`, baseline: `${pb.p50} / ${pb.p95} ms`, ratio: pc.p50 / pb.p50 });
       // The server's own time per call (its service_latency histogram): the baseline calls no Temporal.
       const lat = diff(serverLatency(await scrape(env.server.metricsUrl)), lat0);
       for (const op of ['StartWorkflowExecution', 'RespondWorkflowTaskCompleted', 'RespondActivityTaskCompleted', 'UpdateWorkflowExecution']) {
