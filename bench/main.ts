@@ -35,6 +35,15 @@ async function main(): Promise<void> {
   const env = await startEnv();
   const queue = 'bench';
   let worker: BenchWorker | undefined;
+  // A hard bound on the whole run (each wait inside has its own, but a result() can wait forever):
+  // past it, the worker and the dev server are killed and the run fails.
+  const limitS = Number(process.env.BENCH_TIMEOUT_S ?? Math.max(1800, 1800 * Math.min(10, Math.max(1, Number(process.env.BENCH_SCALE ?? 1)))));
+  const watchdog = setTimeout(() => {
+    printError(`bench: still running after ${limitS} s (BENCH_TIMEOUT_S); stopping the worker and the dev server`);
+    for (const pid of [worker?.pid, env.server.pid]) if (pid) try { process.kill(pid, 'SIGKILL'); } catch { /* gone already */ }
+    process.exit(2);
+  }, limitS * 1000);
+  watchdog.unref();
   try {
     worker = await startWorker(env, queue);
     const run = async (name: Section, fn: () => Promise<void>): Promise<void> => {
@@ -57,6 +66,7 @@ async function main(): Promise<void> {
   } finally {
     await worker?.stop();
     await env.close();
+    clearTimeout(watchdog);
   }
   record.timings.total = (Date.now() - t0) / 1000;
   const path = writeResults(record, m);
