@@ -110,6 +110,30 @@ describe('code-reviewer (INPUT_REQUIRED)', () => {
   });
 });
 
+describe('a task that ends at the agent while a human thinks', () => {
+  it.concurrent.each(SDKS)('%s: the answer is refused, the planner asks GetTask and ends where the task ended (cancelled), sending nothing more', async (sdk) => {
+    const agent = agents[sdk].reviewer;
+    const handle = await startOn(agent, 'code-reviewer', DIFF);
+    const q = await waitForStatus(handle, (s) => s.waitingOn === 'human', `${sdk}: the question`);
+    // Someone cancels the task at the agent; the planner polls only every 10 min while a human thinks.
+    const direct = await connectA2A(agent.baseUrl, { agentName: 'code-reviewer' });
+    try {
+      const canceled = await direct.cancelTask({ id: q.taskId! });
+      expect(canceled.status.state).toBe('TASK_STATE_CANCELED');
+    } finally {
+      await direct.close();
+    }
+    const reply = await answerTask(suite.client, handle.workflowId, { text: 'main', turn: 1 }).catch((e: unknown) => e);
+    await handle.result().catch(() => undefined);
+    const desc = await handle.describe();
+    // Not failed with the agent's refusal of the answer: the run ends as the remote task did.
+    expect({ sdk, status: desc.status.name }).toEqual({ sdk, status: 'CANCELLED' });
+    expect(reply).toMatchObject({ state: 'TASK_STATE_CANCELED' });
+    const mine = sent(agent, handle.workflowId);
+    expect(mine.map((m) => m.text)).toEqual([DIFF, 'main']);
+  });
+});
+
 describe('deployer (AUTH_REQUIRED)', () => {
   it.concurrent.each(SDKS)('%s over JSON-RPC: subscribes first, alerts with the approval URL, completes after the out-of-band approval', async (sdk) => {
     const agent = agents[sdk].deployer;
@@ -360,8 +384,8 @@ const goLike = (b: Binding): Observed => ({
   subscribeToFinishedTask: wire(b, 'TaskNotFoundError', -32001, 404, 'TASK_NOT_FOUND'),
   listTasksWithoutAuth: wire(b, 'UnauthenticatedError', -31401, 401, 'UNAUTHENTICATED'),
   getUnknownTask: wire(b, 'TaskNotFoundError', -32001, 404, 'TASK_NOT_FOUND'),
-  // Where the spec says UnsupportedOperationError (§3.1.1): a2a-go#438.
-  sendToFinishedTask: wire(b, 'InvalidParamsError', -32602, 400, 'INVALID_PARAMS'),
+  // INVALID_PARAMS on the wire, read as UnsupportedOperationError (a2a/errors.ts, TERMINAL_TASK_REFUSAL).
+  sendToFinishedTask: wire(b, 'UnsupportedOperationError', -32602, 400, 'INVALID_PARAMS'),
   createPushConfig: wire(b, 'PushNotificationNotSupportedError', -32003, 400, 'PUSH_NOTIFICATION_NOT_SUPPORTED'),
 });
 const EXPECTED: Record<Sdk, Record<Binding, Observed>> = {
