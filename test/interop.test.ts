@@ -193,8 +193,8 @@ describe('races and faults', () => {
     const agent = agents[sdk].deployer;
     const proxy = await startCuttingProxy(agent.baseUrl);
     try {
-      // Every subscription is held 1.5 s on its way to the agent; the approval goes first.
-      proxy.delay((r) => r.method === 'SubscribeToTask', 1500);
+      // Every subscription is held 3 s on its way to the agent; the approval goes first.
+      proxy.delay((r) => r.method === 'SubscribeToTask', 3000);
       const handle = await startOn(agent, 'deployer', DEPLOY, proxy.baseUrl);
       const s = await waitForStatus(handle, (x) => x.waitingOn === 'operator', `${sdk}: AUTH_REQUIRED`);
       const approvedAt = Date.now();

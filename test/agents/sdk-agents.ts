@@ -61,6 +61,13 @@ export interface SdkAgent {
 }
 
 const ROOT = join(__dirname, '..', '..');
+
+/** Children still running: killed if this process exits without closing them (a crashed suite). */
+const live = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of live) child.kill('SIGKILL');
+});
+
 let built: { python: string; go: string } | undefined;
 
 /** Paths of the venv's python and the Go binary; builds them (once, cached) when not given. */
@@ -118,7 +125,9 @@ async function startChild(sdk: 'python' | 'go', kind: AgentKind, o: SdkAgentOpti
   const messages: ArrivedMessage[] = [];
   let stderr = '';
   child.stderr!.on('data', (b: Buffer) => (stderr = (stderr + b.toString()).slice(-32_768)));
+  live.add(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  void exited.then(() => live.delete(child));
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
