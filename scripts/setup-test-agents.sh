@@ -11,7 +11,6 @@ cd "$(dirname "$0")/.."
 CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/a2a-planner"
 mkdir -p "$CACHE"
 
-hash_of() { cat "$@" | sha256sum | cut -c1-16; }
 missing() { echo "setup-test-agents: $1" >&2; exit 1; }
 
 # --- Python --------------------------------------------------------------------------------------
