@@ -14,7 +14,7 @@ import { DelegatedTaskWorkflow } from '../workflows/delegated-task';
 import type { DelegatedTaskResult } from '../workflows/delegated-task-input';
 import { describeFailure } from '../workflows/failure-cause';
 import { statusQuery, type DelegatedTaskStatus } from '../workflows/delegated-task-messages';
-import { A2aAgent, PlanId, PlannerWaitingOn } from '../workflows/search-attributes';
+import { A2aAgent, A2aTaskId, A2aTaskState, PlanId, PlanStep, PlannerTurn, PlannerWaitText, PlannerWaitingOn, PlannerWaitingSince } from '../workflows/search-attributes';
 import { InvalidInputError } from './delegated-task';
 
 const WORKFLOW_TYPE = DelegatedTaskWorkflow.name;
@@ -189,10 +189,9 @@ export interface InboxEntry {
   waitingOn: 'human' | 'operator';
   /** The question turn (INPUT_REQUIRED); answers name it to avoid answering a stale question. */
   turn?: number;
-  authRounds?: number;
   taskId?: string;
   state?: string;
-  /** The question or the approval request, in the agent's words. */
+  /** The question or the approval request, in the agent's words (clipped to 1,000 characters). */
   text?: string;
   /** When the agent's status last changed (its own timestamp), else when the workflow started. */
   waitingSince: Date;
@@ -201,22 +200,44 @@ export interface InboxEntry {
 }
 
 /**
- * What waits on whom: the visibility query finds the candidates, the status query of each says what
- * it waits for now (visibility lags; a hit that no longer waits is left out). Oldest wait first.
+ * What waits on whom, from one visibility list: every delegated task publishes the inbox's fields
+ * (question, turn, agent, plan step, waiting since) as search attributes whenever they change.
+ * Only a hit without them (a run begun before they existed) is asked its status query. Oldest first.
  */
-export async function listInbox(client: Client, opts: { planId?: string; concurrency?: number } = {}): Promise<InboxEntry[]> {
+export async function listInbox(client: Client, opts: { planId?: string } = {}): Promise<InboxEntry[]> {
   const hits: WorkflowExecutionInfo[] = [];
   for await (const wf of client.workflow.list({ query: inboxQuery(opts.planId) })) hits.push(wf);
-  const entries: Array<InboxEntry | undefined> = new Array(hits.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    for (let i = next++; i < hits.length; i = next++) entries[i] = await entryOf(client, hits[i]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(opts.concurrency ?? 16, hits.length) }, worker));
+  const entries = await Promise.all(hits.map((wf) => entryFromAttributes(wf) ?? entryFromQuery(client, wf)));
   return entries.filter((e): e is InboxEntry => e !== undefined).sort((a, b) => a.waitingSince.getTime() - b.waitingSince.getTime());
 }
 
-async function entryOf(client: Client, wf: WorkflowExecutionInfo): Promise<InboxEntry | undefined> {
+function entryFromAttributes(wf: WorkflowExecutionInfo): InboxEntry | undefined {
+  const attrs = wf.typedSearchAttributes;
+  const since = attrs.get(PlannerWaitingSince);
+  const waitingOn = attrs.get(PlannerWaitingOn);
+  if (since === undefined || (waitingOn !== 'human' && waitingOn !== 'operator')) return undefined;
+  const planId = attrs.get(PlanId);
+  const stepId = attrs.get(PlanStep);
+  const turn = attrs.get(PlannerTurn);
+  const taskId = attrs.get(A2aTaskId);
+  const state = attrs.get(A2aTaskState);
+  const text = attrs.get(PlannerWaitText);
+  return {
+    workflowId: wf.workflowId,
+    runId: wf.runId,
+    agent: attrs.get(A2aAgent) ?? '?',
+    ...(planId !== undefined ? { planId } : {}),
+    ...(stepId !== undefined ? { stepId } : {}),
+    waitingOn,
+    ...(turn !== undefined ? { turn } : {}),
+    ...(taskId !== undefined ? { taskId } : {}),
+    ...(state !== undefined ? { state } : {}),
+    ...(text !== undefined ? { text } : {}),
+    waitingSince: since,
+  };
+}
+
+async function entryFromQuery(client: Client, wf: WorkflowExecutionInfo): Promise<InboxEntry | undefined> {
   const attrs = wf.typedSearchAttributes;
   const base = {
     workflowId: wf.workflowId,
@@ -235,7 +256,6 @@ async function entryOf(client: Client, wf: WorkflowExecutionInfo): Promise<Inbox
       ...(s.stepId ? { stepId: s.stepId } : {}),
       waitingOn: s.waitingOn,
       turn: s.turn,
-      authRounds: s.authRounds,
       taskId: s.taskId,
       state: s.state,
       text: s.text,

@@ -4,7 +4,7 @@ import { mkdirSync, openSync, closeSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname } from 'node:path';
 import { Connection } from '@temporalio/client';
-import { plannerSearchAttributes } from '../workflows/search-attributes';
+import { plannerSearchAttributes, SEARCH_ATTRIBUTE_TYPE_NAMES } from '../workflows/search-attributes';
 import { ensureTemporalCli } from './temporal-cli';
 
 export interface DevServerOptions {
@@ -61,7 +61,7 @@ export function devServerArgs(
 ): string[] {
   const args = ['server', 'start-dev', '--ip', o.ip, '--port', String(o.port), '--namespace', o.namespace, '--db-filename', o.dbFile];
   args.push('--sqlite-pragma', 'journal_mode=WAL', '--sqlite-pragma', 'synchronous=OFF');
-  for (const key of plannerSearchAttributes) args.push('--search-attribute', `${key.name}=Keyword`);
+  for (const key of plannerSearchAttributes) args.push('--search-attribute', `${key.name}=${SEARCH_ATTRIBUTE_TYPE_NAMES[key.type]}`);
   // SDK 1.24 sends worker heartbeats; the server rejects them unless this is on.
   args.push('--dynamic-config-value', 'frontend.WorkerHeartbeatsEnabled=true');
   for (const [key, value] of Object.entries(o.dispatchTuning ?? DISPATCH_TUNING)) args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);

@@ -24,11 +24,14 @@ afterAll(async () => {
   await client?.connection.close();
 });
 
-it('the dev server carries the planner search attributes as Keyword', async () => {
+it('the dev server carries the planner search attributes with their types', async () => {
   const res = await client.connection.operatorService.listSearchAttributes({ namespace: 'default' });
-  for (const name of ['A2aAgent', 'A2aTaskId', 'A2aTaskState', 'PlannerWaitingOn', 'PlanId']) {
+  for (const name of ['A2aAgent', 'A2aTaskId', 'A2aTaskState', 'PlannerWaitingOn', 'PlanId', 'PlanStep']) {
     expect(res.customAttributes?.[name]).toBe(2); // INDEXED_VALUE_TYPE_KEYWORD
   }
+  expect(res.customAttributes?.PlannerWaitText).toBe(1); // TEXT
+  expect(res.customAttributes?.PlannerTurn).toBe(3); // INT
+  expect(res.customAttributes?.PlannerWaitingSince).toBe(6); // DATETIME
 });
 
 it('a workflow that calls an activity and upserts a search attribute is found by a visibility query', async () => {

@@ -43,7 +43,7 @@ import {
   statusQuery,
 } from './delegated-task-messages';
 import { RemoteTask, artifactKey, type RemoteTaskSnapshot } from './remote-task';
-import { A2aAgent, A2aTaskId, A2aTaskState, PlanId, PlannerWaitingOn } from './search-attributes';
+import { A2aAgent, A2aTaskId, A2aTaskState, PlanId, PlanStep, PlannerTurn, PlannerWaitText, PlannerWaitingOn, PlannerWaitingSince, WAIT_TEXT_MAX } from './search-attributes';
 import { describeFailure, innermostCause } from './failure-cause';
 import { stepChangedSignal } from './plan-messages';
 import { legacyDelegatedTask } from './v1/delegated-task';
@@ -292,12 +292,18 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput, carry?: Del
     const details = describeWait(agent.name, s, waitingOn);
     if (details === published) return; // nothing new: no commands, no history events
     published = details;
+    // What the inbox shows travels in the same upsert: one visibility call lists every wait.
+    const waiting = waitingOn !== 'none';
     upsertSearchAttributes([
       { key: A2aAgent, value: agent.name },
       ...(input.planId ? [{ key: PlanId, value: input.planId }] : []),
+      ...(input.stepId ? [{ key: PlanStep, value: input.stepId }] : []),
       ...(s.task.taskId ? [{ key: A2aTaskId, value: s.task.taskId }] : []),
       ...(s.task.state ? [{ key: A2aTaskState, value: s.task.state }] : []),
       { key: PlannerWaitingOn, value: waitingOn },
+      { key: PlannerWaitText, value: waiting ? clipWaitText(s.status().text ?? '') : null },
+      { key: PlannerTurn, value: waitingOn === 'human' ? (s.question?.turn ?? s.turn) : null },
+      { key: PlannerWaitingSince, value: waiting ? waitingSince(s.unresolvedSend ? undefined : s.task.timestamp) : null },
     ]);
     setCurrentDetails(details);
     // A plan's step tells its plan, which shows the most urgent wait among its steps.
@@ -649,6 +655,16 @@ function parseInput(raw: DelegatedTaskInput): DelegatedTask {
     });
   }
   return parsed.data;
+}
+
+function clipWaitText(text: string): string {
+  return text.length > WAIT_TEXT_MAX ? `${text.slice(0, WAIT_TEXT_MAX - 1)}…` : text;
+}
+
+/** The agent's own status time when it reads as one, else now (workflow time). */
+function waitingSince(timestamp: string | undefined): Date {
+  const t = timestamp === undefined ? Number.NaN : Date.parse(timestamp);
+  return new Date(Number.isNaN(t) ? Date.now() : t);
 }
 
 function describeWait(agent: string, s: Delegation, waitingOn: string): string {

@@ -137,6 +137,14 @@ export async function startAgent(spec: AgentSpec, opts: AgentOptions = {}): Prom
     refuse.rest,
     restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }),
   );
+  // The page an operator opens from the approval URL: one button that POSTs the approval.
+  app.get('/approve/:taskId', (req, res) => {
+    const id = req.params.taskId.replace(/[^A-Za-z0-9._-]/g, '');
+    res.type('html').send(
+      `<!doctype html><title>Approve ${id}</title><h1>${spec.name}: approve task ${id}?</h1>` +
+        `<form method="post"><button type="submit">Approve</button></form>`,
+    );
+  });
   app.post('/approve/:taskId', (req, res) => {
     const taskId = req.params.taskId;
     if (!behaviour.approve?.(taskId)) {
