@@ -14,6 +14,7 @@ import { openApiDocument } from './api/openapi';
 import { tasksRouter } from './api/tasks';
 import type { HealthSchema } from './api/schemas';
 import { pushRouter } from './push/receiver';
+import { a2aRouter } from './a2a';
 import type { z } from 'zod';
 
 export interface AppOptions {
@@ -54,6 +55,8 @@ export function createApp(ctx: ApiContext, opts: AppOptions): express.Express {
   v1.use(inboxRouter(ctx), tasksRouter(ctx), artifactsRouter(ctx));
   for (const extra of opts.extraRouters ?? []) v1.use(extra(ctx));
   app.use('/v1', v1);
+
+  app.use(a2aRouter(ctx, opts.auth)); // the planner's A2A face: agent card, /a2a/jsonrpc, /a2a/rest (server/a2a/)
 
   app.use((req, _res, next) => next(new ApiError(404, 'not_found', `no route ${req.method} ${req.path}`)));
   app.use(errorHandler(ctx));
