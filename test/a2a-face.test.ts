@@ -8,8 +8,9 @@ import { Role, TaskState, type StreamResponse, type Task } from '@a2a-js/sdk';
 import type { RunningServer } from '../server/main';
 import { BASE_BRANCH_QUESTION, startCodeReviewer, startDeployer, type AgentHandle } from './agents';
 import { call, startApi, TOKEN } from './support/api';
-import { plannerSuite } from './support/suite';
+import { itReplaysItsHistories, plannerSuite } from './support/suite';
 import { eventually } from './support/wait';
+import { contextIdFor, taskIdFor } from '../server/a2a/tasks';
 
 const suite = plannerSuite('a2a-face');
 let reviewer: AgentHandle;
@@ -190,13 +191,14 @@ describe('errors from real requests', () => {
     expect(b.status).toBe(401);
     const c = await rpc('SendMessage', { message }, { 'a2a-version': '1.0' }, 'wrong-token-0123456789');
     expect(c.status).toBe(401);
-    const started = await suite.client.workflow.count(`WorkflowType = 'PlanWorkflow' AND TaskQueue = '${suite.queue}' AND StartTime > '${new Date(Date.now() - 10_000).toISOString()}'`);
-    const all = await suite.client.workflow.count(`WorkflowType = 'PlanWorkflow' AND TaskQueue = '${suite.queue}'`);
-    // The only plans of this queue are the ones the other tests started over an authenticated face.
-    expect(started.count).toBeLessThanOrEqual(all.count);
-    const byMessage = await call(api.url, 'GET', `/a2a/rest/tasks?pageSize=100`, { headers: { 'a2a-version': '1.0' } });
-    const texts = JSON.stringify(byMessage.body);
-    expect(texts).not.toContain(messageId);
+    // The plan such a message would start has the id derived from its messageId: there is none.
+    const wouldBe = taskIdFor(contextIdFor(messageId), messageId);
+    expect((await suite.client.workflow.count(`WorkflowId = '${wouldBe}'`)).count).toBe(0);
+    // With the token, the same message does start it (so the id above is the right one to look for).
+    const withToken = await rpc('SendMessage', { message, configuration: { returnImmediately: true } });
+    expect((withToken.body as { result: { task: { id: string } } }).result.task.id).toBe(wouldBe);
+    suite.track(wouldBe);
+    await suite.client.workflow.getHandle(wouldBe).cancel();
   });
 
   it('A2A-Version: missing means 0.3 and is refused, 99.0 is refused, on both bindings', async () => {
@@ -257,3 +259,5 @@ describe('errors from real requests', () => {
     suite.track(`${task.id}.deploy`);
   });
 });
+
+itReplaysItsHistories(suite);
