@@ -165,6 +165,42 @@ describe('the task of a message', () => {
   });
 });
 
+describe('several questions at once', () => {
+  it('asks one at a time in plan order, the other queued in the status message; each answer reaches its own step', async () => {
+    const rpc = (method: string, params: unknown) => call(api.url, 'POST', '/a2a/jsonrpc', { body: { jsonrpc: '2.0', id: 3, method, params }, headers: { 'a2a-version': '1.0' } });
+    type T = { id: string; contextId: string; status: { state: string; message: { parts: Array<{ text?: string }>; metadata: { stepId?: string; queued?: string[] } } } };
+    const taskOf = (r: { body: unknown }): T => (r.body as { result: { task: T } }).result.task;
+    const plan = {
+      name: 'two-reviews',
+      agents: { 'code-reviewer': { url: reviewer.baseUrl } },
+      steps: [
+        { id: 'review-a', agent: 'code-reviewer', text: 'Please review diff A:\n+a' },
+        { id: 'review-b', agent: 'code-reviewer', text: 'Please review diff B:\n+b' },
+      ],
+    };
+    // Both steps start at once and both ask; wait until both questions are in (the first reply may come with one).
+    let first = taskOf(await rpc('SendMessage', { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ data: { plan } }] } }));
+    suite.track(first.id, `${first.id}.review-a`, `${first.id}.review-b`);
+    first = await eventually(async () => {
+      const t = (((await rpc('GetTask', { id: first.id })).body as { result: T }).result);
+      return t.status.message.metadata.queued?.length === 1 ? t : undefined;
+    }, 'both questions asked');
+    expect(first.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    expect(first.status.message.metadata.stepId).toBe('review-a');
+    expect(first.status.message.parts[0]!.text).toContain('Also waiting (asked one at a time, in plan order): review-b (a question from code-reviewer)');
+
+    const second = taskOf(await rpc('SendMessage', { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'main' }], taskId: first.id } }));
+    expect(second.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    expect(second.status.message.metadata.stepId).toBe('review-b');
+    expect(second.status.message.metadata.queued).toEqual([]);
+    const done = taskOf(await rpc('SendMessage', { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'develop' }], taskId: first.id, contextId: first.contextId } }));
+    expect(done.status.state).toBe('TASK_STATE_COMPLETED');
+    const answers = (step: string) => reviewer.log.userMessages.filter((m) => m.messageId.startsWith(`${first.id}.${step}/`)).map((m) => m.text.split('\n')[0]);
+    expect(answers('review-a')).toEqual(['Please review diff A:', 'main']);
+    expect(answers('review-b')).toEqual(['Please review diff B:', 'develop']);
+  });
+});
+
 describe('errors from real requests', () => {
   const rpc = (method: string, params: unknown, headers: Record<string, string> = { 'a2a-version': '1.0' }, token?: string | null) =>
     call(api.url, 'POST', '/a2a/jsonrpc', { body: { jsonrpc: '2.0', id: 1, method, params }, headers, token });
