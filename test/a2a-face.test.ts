@@ -296,4 +296,25 @@ describe('errors from real requests', () => {
   });
 });
 
+describe('ListTasks', () => {
+  it('pages with the token it gives, and filters by statusTimestampAfter', async () => {
+    const rpc = async (params: unknown) =>
+      ((await call(api.url, 'POST', '/a2a/jsonrpc', { body: { jsonrpc: '2.0', id: 4, method: 'ListTasks', params }, headers: { 'a2a-version': '1.0' } })).body as {
+        result: { tasks: Array<{ id: string; history?: unknown[]; artifacts?: unknown[] }>; nextPageToken: string; pageSize: number; totalSize: number };
+      }).result;
+    const one = await rpc({ pageSize: 1 });
+    expect(one.tasks).toHaveLength(1);
+    expect(one.totalSize).toBeGreaterThan(1); // the earlier tests of this file started several
+    expect(one.nextPageToken).not.toBe('');
+    const two = await rpc({ pageSize: 1, pageToken: one.nextPageToken });
+    expect(two.tasks).toHaveLength(1);
+    expect(two.tasks[0]!.id).not.toBe(one.tasks[0]!.id);
+    expect((await rpc({ pageSize: 100, historyLength: 0 })).tasks.every((t) => t.history === undefined && t.artifacts === undefined)).toBe(true);
+    const future = await rpc({ statusTimestampAfter: new Date(Date.now() + 3_600_000).toISOString() });
+    expect(future.tasks).toEqual([]);
+    const past = await rpc({ statusTimestampAfter: new Date(Date.now() - 3_600_000).toISOString(), pageSize: 100 });
+    expect(past.tasks.length).toBe(past.totalSize);
+  });
+});
+
 itReplaysItsHistories(suite);
