@@ -165,6 +165,45 @@ describe('the task of a message', () => {
   });
 });
 
+describe('SendStreamingMessage', () => {
+  it.each(['JSONRPC', 'HTTP+JSON'] as const)('over %s: the Task first, then status frames, closed after INPUT_REQUIRED', async (binding) => {
+    const client = await sdkClient(binding);
+    const frames: StreamResponse[] = [];
+    for await (const f of client.sendMessageStream(sendReq(userMsg('Release payments-api')))) frames.push(f);
+    expect(frames[0]!.payload?.$case).toBe('task');
+    const task = frames[0]!.payload!.value as Task;
+    suite.track(task.id, `${task.id}.review`);
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_SUBMITTED);
+    const states = frames.slice(1).map((f) => (f.payload?.$case === 'statusUpdate' ? f.payload.value.status?.state : f.payload?.$case));
+    expect(states.at(-1)).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(states.slice(0, -1).every((s) => s === TaskState.TASK_STATE_WORKING)).toBe(true);
+    const last = frames.at(-1)!.payload!.value as { status?: Task['status'] };
+    expect((last.status?.message?.parts ?? []).map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('')).toContain(BASE_BRANCH_QUESTION);
+    // The answer as a stream: the task snapshot first, then on to the deploy's approval (the stream stays open there), cut by us.
+    const ac = new AbortController();
+    const more: StreamResponse[] = [];
+    const reading = (async () => {
+      for await (const f of client.sendMessageStream(sendReq(userMsg('main', { taskId: task.id, contextId: task.contextId })), { signal: ac.signal })) {
+        more.push(f);
+        if (f.payload?.$case === 'statusUpdate' && f.payload.value.status?.state === TaskState.TASK_STATE_AUTH_REQUIRED) ac.abort();
+      }
+    })().catch(() => undefined);
+    await eventually(() => more.some((f) => f.payload?.$case === 'statusUpdate' && f.payload.value.status?.state === TaskState.TASK_STATE_AUTH_REQUIRED), 'the approval frame on the answer stream');
+    await reading;
+    expect(more[0]!.payload?.$case).toBe('task');
+    const authFrame = more.find((f) => f.payload?.$case === 'statusUpdate' && f.payload.value.status?.state === TaskState.TASK_STATE_AUTH_REQUIRED)!;
+    const authText = ((authFrame.payload!.value as { status?: Task['status'] }).status?.message?.parts ?? []).map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('');
+    const deployTaskId = /agent deployer \(step deploy, its task ([0-9a-f-]{36})\)/.exec(authText)?.[1];
+    expect(deployTaskId).toBeDefined();
+    const cancelled = await client.cancelTask({ tenant: '', id: task.id, metadata: undefined });
+    expect(cancelled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    // Through the plan, the deployer's own task was cancelled too.
+    const remote = await call(deployer.baseUrl, 'POST', '/a2a/jsonrpc', { token: null, headers: { 'a2a-version': '1.0' }, body: { jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: deployTaskId } } });
+    expect((remote.body as { result: { status: { state: string } } }).result.status.state).toBe('TASK_STATE_CANCELED');
+    suite.track(`${task.id}.deploy`);
+  });
+});
+
 describe('several questions at once', () => {
   it('asks one at a time in plan order, the other queued in the status message; each answer reaches its own step', async () => {
     const rpc = (method: string, params: unknown) => call(api.url, 'POST', '/a2a/jsonrpc', { body: { jsonrpc: '2.0', id: 3, method, params }, headers: { 'a2a-version': '1.0' } });
