@@ -312,6 +312,24 @@ const BY_RPC_STATUS = new Map<string, RemoteErrorClass>([
   ['PERMISSION_DENIED', PermissionDeniedError],
 ]);
 
+// --- SDK quirks: what an SDK sends that means something else (one place, each named) ----------
+
+/**
+ * A message to a task in a terminal state must be refused with UnsupportedOperationError (spec
+ * §3.1.1, TCK CORE-SEND-002). a2a-go v2 (v2.4.0, v2.5.0; a2aproject/a2a-go#438, open) sends
+ * InvalidParams instead (-32602 / HTTP 400 INVALID_PARAMS, "task in a terminal state
+ * \"TASK_STATE_CANCELED\""), as did a2a-python before 1.3 (a2aproject/a2a-python#1205, "Task … is
+ * in terminal state"). Read as what it means, a refused answer to a task that ended meanwhile
+ * leads callers to GetTask (activities/send-message.ts) on every SDK instead of failing the run.
+ * Seen in test/interop.test.ts ("a task that ends at the agent while a human thinks", go).
+ */
+const TERMINAL_TASK_REFUSAL = /\btask\b.*\bin (a )?terminal state\b/i;
+
+function readQuirks(cls: RemoteErrorClass | undefined, message: string): RemoteErrorClass | undefined {
+  if (cls === InvalidParamsError && TERMINAL_TASK_REFUSAL.test(message)) return UnsupportedOperationError;
+  return cls;
+}
+
 /** What to do about it, for the classes that have advice. */
 function hintFor(cls: RemoteErrorClass | undefined): string {
   const hint = (cls as { hint?: unknown } | undefined)?.hint;
@@ -412,7 +430,7 @@ export function errorFromJsonRpc(
   http: { status?: number; retryAfterMs?: number } = {},
 ): A2AError {
   const reason = errorInfoReason(err.data);
-  const cls = BY_CODE.get(err.code) ?? (reason !== undefined ? BY_REASON.get(reason) : undefined);
+  const cls = readQuirks(BY_CODE.get(err.code) ?? (reason !== undefined ? BY_REASON.get(reason) : undefined), err.message);
   const label = cls ? '' : 'unrecognized error ';
   const text = `${label}${err.code}${reason ? ` ${reason}` : ''}: ${cleanText(err.message, ctx.secrets)}${hintFor(cls)}`;
   const d = callDetails(ctx, { jsonRpcCode: err.code, ...http });
@@ -495,12 +513,12 @@ function errorFromRestStatus(
   const d = callDetails(ctx, http);
   if (reason !== undefined) d.reason = reason;
   const telling = reason !== undefined && !EMPTY_REASONS.has(reason) ? reason : undefined;
-  const byReason = telling !== undefined ? BY_REASON.get(telling) : undefined;
+  const byReason = readQuirks(telling !== undefined ? BY_REASON.get(telling) : undefined, message);
   const head = `HTTP ${httpStatus}${e.status ? ` ${cleanText(e.status, ctx.secrets, 40)}` : ''}${reason ? ` ${reason}` : ''}`;
   const text = `${head}${message ? `: ${message}` : ''}`;
   if (byReason) return new byReason(callPrefix(ctx) + text + hintFor(byReason), d);
   if (telling !== undefined) return new UnknownRemoteError(callPrefix(ctx) + `unrecognized error ${text}`, d);
-  const byStatus = BY_STATUS_WITHOUT_REASON.get(httpStatus) ?? (e.status ? BY_RPC_STATUS.get(e.status) : undefined);
+  const byStatus = readQuirks(BY_STATUS_WITHOUT_REASON.get(httpStatus) ?? (e.status ? BY_RPC_STATUS.get(e.status) : undefined), message);
   if (byStatus) return new byStatus(callPrefix(ctx) + text + hintFor(byStatus), d);
   if (httpStatus >= 200 && httpStatus < 300) return new UnknownRemoteError(callPrefix(ctx) + `error body with ${text}`, d);
   return new HttpStatusError(callPrefix(ctx) + text, httpStatus, d);

@@ -24,7 +24,7 @@ export async function* followPlan(client: Client, planId: string, opts: FollowOp
     // While the run is open the server always hands back a token to wait with; none means it closed.
     const request = { namespace: client.options.namespace, execution: { workflowId: planId }, nextPageToken: token, waitNewEvent: true, maximumPageSize: 1000 };
     const call = () => client.workflowService.getWorkflowExecutionHistory(request);
-    const res = opts.signal ? await client.withAbortSignal(opts.signal, call) : await call();
+    const res = opts.signal ? await abortable(client, opts.signal, call) : await call();
     token = res.nextPageToken && res.nextPageToken.length > 0 ? res.nextPageToken : undefined;
     const closed = token === undefined; // the whole history has been read: the run has ended
     if ((res.history?.events?.length ?? 0) > 0 || closed) {
@@ -32,5 +32,17 @@ export async function* followPlan(client: Client, planId: string, opts: FollowOp
       if (changed(snapshot) || closed) yield snapshot;
     }
     if (closed) return;
+  }
+}
+
+/** One signal per call: the SDK leaves a listener on the signal it is given, so a long follow would pile them up on the caller's. */
+async function abortable<T>(client: Client, signal: AbortSignal, call: () => Promise<T>): Promise<T> {
+  const per = new AbortController();
+  const abort = (): void => per.abort();
+  signal.addEventListener('abort', abort, { once: true });
+  try {
+    return await client.withAbortSignal(per.signal, call);
+  } finally {
+    signal.removeEventListener('abort', abort);
   }
 }

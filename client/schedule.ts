@@ -139,3 +139,8 @@ function summaryOf(d: ScheduleDescription): PlanScheduleSummary {
     actionsTaken: d.info.numActionsTaken,
   };
 }
+
+/** Starts a plan now, as if the schedule's time had come (its overlap policy applies). */
+export async function triggerPlanSchedule(client: Client, scheduleId: string): Promise<void> {
+  await client.schedule.getHandle(scheduleId).trigger();
+}

@@ -2,6 +2,9 @@
 // starts none of its own), bundling the workflows itself: the banner, quiet start-up, the demo
 // agents, a task served by its workers, and Ctrl-C stopping what it started.
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { connect } from 'node:net';
 import type { Client } from '@temporalio/client';
 import { BASE_BRANCH_QUESTION } from '../demo/agents';
@@ -31,6 +34,8 @@ beforeAll(async () => {
       PLANNER_DEMO_REVIEWER_PORT: String(reviewerPort),
       PLANNER_DEMO_DEPLOYER_PORT: String(deployerPort),
       PLANNER_LOG_LEVEL: 'info',
+      PLANNER_PORT: '0', // the API on any free port
+      PLANNER_API_TOKEN: '',
     },
     killAfterMs: 400_000,
   });
@@ -88,6 +93,12 @@ describe('planner dev', () => {
     for (const next of ['npx planner demo', 'npx planner inbox', 'npx planner run demo/plans/release.yaml --wait']) {
       expect(text).toMatch(new RegExp(`^ {2}${next.replace(/[.]/g, '\\.')}\\s`, 'm'));
     }
+    // The API runs too, with a token of its own kept under .planner/ in the working directory.
+    const api = /^ {2}planner API +(http:\/\/127\.0\.0\.1:\d+)\/v1 \(token in \.planner\/api-token\)$/m.exec(text);
+    expect(api).not.toBeNull();
+    const token = readFileSync(join(tmpdir(), '.planner', 'api-token'), 'utf8').trim();
+    expect((await fetch(`${api![1]}/v1/inbox`)).status).toBe(401);
+    expect((await fetch(`${api![1]}/v1/inbox`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
     // The bundle was built here (a progress line says so), with nothing of webpack's on the way.
     expect(output.stderr).toMatch(/^Bundling the workflows: done in \d+\.\d s$/m);
     const everything = output.stdout + output.stderr;

@@ -29,7 +29,11 @@ import { describeFailure } from './failure-cause';
 import {
   planAnswerSignal,
   planStatusQuery,
+  planTaskQuery,
+  planTaskState,
   stepChangedSignal,
+  upstreamMessageUpdate,
+  type PlanA2aInput,
   type PlanResult,
   type PlanState,
   type PlanStatus,
@@ -37,7 +41,8 @@ import {
   type StepState,
   type StepStatus,
 } from './plan-messages';
-import { A2aAgent, PlanId, PlannerWaitingOn } from './search-attributes';
+import { A2aAgent, A2aTaskState, PlanId, PlannerWaitingOn, PlannerWaitingSince } from './search-attributes';
+import { MessageSchema, type Artifact, type Message, type Part, type TaskStatus } from '../a2a/schema';
 
 const ENDED: ReadonlySet<StepState> = new Set(['completed', 'failed', 'cancelled', 'skipped']);
 const URGENCY: WaitingOn[] = ['human', 'operator'];
@@ -83,6 +88,7 @@ class StepRun {
       ...(this.endedAt ? { endedAt: this.endedAt } : {}),
       ...(this.reason ? { reason: this.reason } : {}),
       ...(this.result ? { artifacts: this.result.artifacts.map((a) => a.name ?? a.artifactId) } : {}),
+      onInput: this.step.onInput,
     };
   }
 
@@ -208,6 +214,113 @@ class PlanRunState {
   }
 }
 
+/**
+ * The plan as an A2A task, for plans started over A2A (server/a2a/): the upstream's messages and
+ * the planner's own status messages, in order. Kept in memory and rebuilt by replay: recording a
+ * status adds no command; only the upstream's own messages (an update) add events.
+ */
+class PlanTaskRecord {
+  readonly history: Message[] = [];
+  readonly received = new Map<string, { stepId: string; turn: number; historyIndex: number }>();
+  status: TaskStatus;
+  /** The state and text last recorded, to record only changes. */
+  private last = '';
+
+  constructor(
+    readonly planId: string,
+    readonly a2a: PlanA2aInput,
+    startedAt: string,
+  ) {
+    this.history.push({ ...a2a.message, taskId: planId, contextId: a2a.contextId });
+    this.received.set(a2a.message.messageId, { stepId: '', turn: 0, historyIndex: 1 });
+    this.status = { state: 'TASK_STATE_SUBMITTED', timestamp: startedAt };
+  }
+
+  /** Records the plan's A2A state when it differs from the last one recorded; true when it did. */
+  record(s: PlanRunState): boolean {
+    const now = planTaskState(s.status());
+    const key = `${now.state}\n${now.text}`;
+    if (key === this.last) return false;
+    this.last = key;
+    const timestamp = new Date().toISOString();
+    const message: Message = {
+      messageId: `${this.planId}/status/${this.history.length}`,
+      taskId: this.planId,
+      contextId: this.a2a.contextId,
+      role: 'ROLE_AGENT',
+      parts: [{ text: now.text, mediaType: 'text/plain' }],
+      metadata: { state: now.state, timestamp, ...(now.stepId ? { stepId: now.stepId } : {}), queued: now.queued },
+    };
+    this.history.push(message);
+    this.status = { state: now.state, message, timestamp };
+    return true;
+  }
+
+  artifacts(s: PlanRunState): Artifact[] {
+    // Unique within the task: each step's artifacts are prefixed with the step id.
+    return [...s.steps.values()].flatMap((r) => (r.state === 'completed' && r.result ? r.result.artifacts.map((a) => ({ ...a, artifactId: `${r.step.id}/${a.artifactId}` })) : []));
+  }
+
+  register(s: PlanRunState): void {
+    setHandler(planTaskQuery, () => ({
+      id: this.planId,
+      contextId: this.a2a.contextId,
+      status: this.status,
+      artifacts: this.artifacts(s),
+      history: this.history,
+      metadata: { planId: this.planId, plan: s.input.plan.name },
+    }));
+    setHandler(
+      upstreamMessageUpdate,
+      ({ message }) => {
+        const seen = this.received.get(message.messageId);
+        if (seen) return { ...seen, duplicate: true };
+        const asked = planTaskState(s.status());
+        const run = s.steps.get(asked.stepId!)!;
+        const { text, data } = answerOf(message.parts);
+        this.history.push({ ...message, taskId: this.planId, contextId: this.a2a.contextId });
+        const turn = run.status!.turn;
+        const entry = { stepId: run.step.id, turn, historyIndex: this.history.length };
+        this.received.set(message.messageId, entry);
+        // The step's own signal handler checks the turn again when the answer arrives.
+        void getExternalWorkflowHandle(run.workflowId!)
+          .signal(answerSignal, { ...(text !== undefined ? { text } : {}), ...(data !== undefined ? { data } : {}), turn, from: `upstream A2A message ${message.messageId}` })
+          .catch((err: unknown) => log.warn('upstream answer not passed to the step', { stepId: run.step.id, error: String(err) }));
+        return { ...entry, duplicate: false };
+      },
+      {
+        validator: ({ message }) => {
+          const parsed = MessageSchema.safeParse(message);
+          if (!parsed.success) throw new Error(`the message is not valid: ${describeIssues(parsed.error, message)}`);
+          if (this.received.has(message.messageId)) return;
+          const asked = planTaskState(s.status());
+          if (asked.state !== 'TASK_STATE_INPUT_REQUIRED') throw new Error(`NotWaitingOnInput: the task is ${asked.state}, not waiting on input`);
+          const { text, data } = answerOf(message.parts);
+          if ((text === undefined || text.trim() === '') && data === undefined) throw new Error('the message has no text or data part to answer with');
+        },
+        description: "A message from the upstream A2A caller on the plan's task: the answer to the question it was asked.",
+      },
+    );
+  }
+}
+
+/** The answer a message carries: its text parts joined, and its first data part. */
+function answerOf(parts: Part[]): { text?: string; data?: unknown } {
+  const texts = parts.flatMap((p) => ('text' in p && typeof p.text === 'string' ? [p.text] : []));
+  const data = parts.find((p) => 'data' in p);
+  return { ...(texts.length > 0 ? { text: texts.join('\n') } : {}), ...(data ? { data: (data as { data: unknown }).data } : {}) };
+}
+
+function parseA2a(raw: unknown): PlanA2aInput | undefined {
+  const a2a = (raw as { a2a?: unknown } | null)?.a2a as { contextId?: unknown; message?: unknown } | undefined;
+  if (a2a === undefined) return undefined;
+  const message = MessageSchema.safeParse(a2a.message);
+  if (typeof a2a.contextId !== 'string' || a2a.contextId === '' || !message.success) {
+    throw ApplicationFailure.create({ type: 'InvalidPlan', nonRetryable: true, message: 'invalid PlanWorkflow input: a2a needs a contextId and the upstream message' });
+  }
+  return { contextId: a2a.contextId, message: message.data };
+}
+
 export async function PlanWorkflow(raw: PlanRunInput): Promise<PlanResult> {
   const input = parseInput(raw);
   const { plan } = input;
@@ -215,15 +328,21 @@ export async function PlanWorkflow(raw: PlanRunInput): Promise<PlanResult> {
   const planId = wf.workflowId;
   const s = new PlanRunState(input, planId);
   s.register(); // before the first await
+  const a2a = parseA2a(raw);
+  const task = a2a ? new PlanTaskRecord(planId, a2a, s.startedAt) : undefined;
+  task?.register(s);
 
   let published = '';
   const publish = (): void => {
     const details = describePlan(s.status());
-    if (details === published) return;
+    // A plan served as an A2A task records its state; a change travels in the same upsert.
+    const moved = task?.record(s) ?? false;
+    if (details === published && !moved) return;
     published = details;
     upsertSearchAttributes([
       { key: PlanId, value: planId },
       { key: PlannerWaitingOn, value: s.waitingOn() },
+      ...(task ? [{ key: A2aTaskState, value: task.status.state }, { key: PlannerWaitingSince, value: new Date(task.status.timestamp!) }] : []),
     ]);
     setCurrentDetails(details);
   };

@@ -14,7 +14,7 @@ export interface DevEndpoints {
   api?: string;
 }
 
-/** Commands to try next; `planner demo` and `planner run` arrive with the plan layer. */
+/** Commands to try next, once planner dev is up. */
 export const NEXT_COMMANDS: Array<[command: string, why: string]> = [
   ['npx planner demo', 'delegate to the demo agents and watch them wait'],
   ['npx planner inbox', 'what waits on whom'],

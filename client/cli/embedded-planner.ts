@@ -3,7 +3,9 @@
 // configured, and the demo agents; a banner once all is up. Ctrl-C stops what this process started,
 // in reverse order (workers drain first); a second Ctrl-C forces.
 import { connect } from 'node:net';
-import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import { startCodeReviewer, startDeployer, type AgentHandle } from '../../demo/agents';
@@ -24,6 +26,8 @@ import { configOrUsage } from './temporal';
 export interface EmbeddedPlannerOptions {
   /** Start the demo agents (code-reviewer, deployer); `--no-agents` says false. */
   agents: boolean;
+  /** Serve the HTTP API (planner dev); `planner demo` needs none. */
+  api?: boolean;
   /** Print the banner once all is up (planner dev); `planner demo` has its own story to tell. */
   banner?: boolean;
   /** Work to do once all is up (planner demo); when it ends, everything started here stops. */
@@ -97,11 +101,19 @@ export async function runEmbeddedPlanner(opts: EmbeddedPlannerOptions): Promise<
     }
     interrupts.throwIfRequested();
 
-    // ---- The planner's HTTP API (server/, from its own branch) starts here, with one call: ----
-    //   const api = await startServer({ temporal, config, logger });
-    //   started.push('API server', () => api.close());
-    //   endpoints.api = api.url;
-    // ------------------------------------------------------------------------------------------
+    // The planner's HTTP API: a token of this machine's own unless PLANNER_API_TOKEN gives one.
+    if (opts.api !== false) {
+      const apiConfig = config.PLANNER_API_TOKEN?.length || config.PLANNER_API_INSECURE ? config : { ...config, PLANNER_API_TOKEN: [devApiToken()] };
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- Express and the routes load only here
+      const { startServer } = require('../../server/main') as typeof import('../../server/main');
+      const api = await startServer({ config: apiConfig, temporal, logger }).catch((e: NodeJS.ErrnoException) => {
+        if (e.code !== 'EADDRINUSE') throw e;
+        throw new CliFailure(`the planner API cannot listen on ${config.PLANNER_HOST}:${config.PLANNER_PORT}, which is in use: set PLANNER_PORT to a free port (0: any)`);
+      });
+      started.push('API server', () => api.close());
+      endpoints.api = `${api.url}/v1${apiConfig === config ? '' : ` (token in ${DEV_TOKEN_FILE})`}`;
+      interrupts.throwIfRequested();
+    }
 
     if (opts.agents) {
       for (const agent of await startDemoAgents(config, started)) endpoints.agents.push({ name: agent.name, url: agent.baseUrl });
@@ -191,6 +203,22 @@ async function startDemoAgents(config: PlannerConfig, started: StartedHere): Pro
     handles.push(agent);
   }
   return handles;
+}
+
+const DEV_TOKEN_FILE = join('.planner', 'api-token');
+
+/** planner dev's API token: made once per working directory, kept in .planner/api-token (owner only). */
+function devApiToken(): string {
+  try {
+    const token = readFileSync(DEV_TOKEN_FILE, 'utf8').trim();
+    if (token.length >= 32) return token;
+  } catch {
+    // none yet
+  }
+  const token = randomBytes(24).toString('base64url');
+  mkdirSync(dirname(DEV_TOKEN_FILE), { recursive: true });
+  writeFileSync(DEV_TOKEN_FILE, `${token}\n`, { mode: 0o600 });
+  return token;
 }
 
 function killQuietly(pid: number): void {

@@ -8,6 +8,8 @@ import { artifactsCommand } from './commands/artifacts';
 import { demoCommand } from './commands/demo';
 import { planCommand } from './commands/plan';
 import { runCommand } from './commands/run';
+import { scheduleCommand } from './commands/schedule';
+import { serveCommand } from './commands/serve';
 import { cancelCommand } from './commands/cancel';
 import { delegateCommand } from './commands/delegate';
 import { devCommand } from './commands/dev';
@@ -30,7 +32,9 @@ const COMMANDS: Array<() => CommandUnknownOpts> = [
   cancelCommand,
   artifactsCommand,
   artifactCommand,
+  scheduleCommand,
   delegateCommand,
+  serveCommand,
   workerCommand,
 ];
 

@@ -20,7 +20,11 @@ class CodeReviewer implements AgentExecutor {
   private readonly answers = new Map<string, string[]>();
   private readonly contexts = new Map<string, string>();
 
-  constructor(private readonly questions: number) {}
+  constructor(
+    private readonly questions: number,
+    /** Simulated work before each answer (benchmarks); 0 answers at once. */
+    private readonly workMs: number = 0,
+  ) {}
 
   execute = async (ctx: RequestContext, bus: ExecutionEventBus): Promise<void> => {
     const { taskId, contextId } = ctx;
@@ -34,6 +38,7 @@ class CodeReviewer implements AgentExecutor {
     }
 
     const answers = ctx.task ? [...(this.answers.get(taskId) ?? []), textOf(ctx.userMessage)] : [];
+    if (this.workMs > 0) await new Promise<void>((resolve) => setTimeout(resolve, this.workMs));
     if (answers.length < this.questions) {
       this.answers.set(taskId, answers);
       bus.publish(statusEvent(taskId, contextId, TaskState.TASK_STATE_INPUT_REQUIRED, reviewerQuestion(answers.length)));
@@ -72,7 +77,7 @@ class CodeReviewer implements AgentExecutor {
   }
 }
 
-export function codeReviewerSpec(questions: number): AgentSpec {
+export function codeReviewerSpec(questions: number, workMs = 0): AgentSpec {
   return {
     name: 'code-reviewer',
     description: 'Reviews a diff; asks which base branch to compare against before it starts.',
@@ -82,7 +87,7 @@ export function codeReviewerSpec(questions: number): AgentSpec {
       ]),
     ],
     createBehaviour: () => ({
-      executor: new CodeReviewer(questions),
+      executor: new CodeReviewer(questions, workMs),
       // Nothing waits between turns: the executor returns at INPUT_REQUIRED.
       shutdown: () => undefined,
     }),

@@ -38,6 +38,8 @@ class Deployer implements AgentExecutor {
   constructor(
     private readonly baseUrl: string,
     private readonly authRounds: number,
+    /** Simulated work added to each step (benchmarks): before each approval request and before the result. */
+    private readonly workMs: number = 0,
   ) {}
 
   execute = async (ctx: RequestContext, bus: ExecutionEventBus): Promise<void> => {
@@ -85,7 +87,7 @@ class Deployer implements AgentExecutor {
     const { contextId } = run;
     const publishing = () => !run.stopped && !this.shuttingDown;
     bus.publish(statusEvent(taskId, contextId, TaskState.TASK_STATE_WORKING, 'Preparing deployment'));
-    await delay(STEP_MS);
+    await delay(STEP_MS + this.workMs);
 
     for (let round = 1; round <= this.authRounds; round++) {
       if (!publishing()) return;
@@ -101,7 +103,7 @@ class Deployer implements AgentExecutor {
       run.pending = undefined;
       if (result !== 'approved' || !publishing()) return;
       bus.publish(statusEvent(taskId, contextId, TaskState.TASK_STATE_WORKING, 'Approved; deploying'));
-      await delay(STEP_MS);
+      await delay(STEP_MS + this.workMs);
     }
 
     if (!publishing()) return;
@@ -129,7 +131,7 @@ class Deployer implements AgentExecutor {
   }
 }
 
-export function deployerSpec(authRounds: number): AgentSpec {
+export function deployerSpec(authRounds: number, workMs = 0): AgentSpec {
   return {
     name: 'deployer',
     description: 'Deploys a build to staging after an operator approves it out of band.',
@@ -139,7 +141,7 @@ export function deployerSpec(authRounds: number): AgentSpec {
       ]),
     ],
     createBehaviour: ({ baseUrl }) => {
-      const deployer = new Deployer(baseUrl, authRounds);
+      const deployer = new Deployer(baseUrl, authRounds, workMs);
       return {
         executor: deployer,
         approve: (taskId) => deployer.approve(taskId),

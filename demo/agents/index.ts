@@ -15,15 +15,21 @@ export type { AgentLog, Binding, RecordedMessage, RecordedRequest, RecordedSubsc
 export { BASE_BRANCH_QUESTION, MIGRATIONS_QUESTION, reviewerQuestion } from './code-reviewer';
 export { parseVersion } from './deployer';
 
-/** questions (default 1): how many INPUT_REQUIRED turns before the review completes. */
-export function startCodeReviewer(opts: AgentOptions & { questions?: number } = {}): Promise<AgentHandle> {
-  const { questions = 1, ...agentOptions } = opts;
-  return startAgent(codeReviewerSpec(questions), agentOptions);
+/**
+ * questions (default 1): how many INPUT_REQUIRED turns before the review completes.
+ * workMs (default 0): simulated work before each answer the agent gives (each question, the review).
+ */
+export function startCodeReviewer(opts: AgentOptions & { questions?: number; workMs?: number } = {}): Promise<AgentHandle> {
+  const { questions = 1, workMs = 0, ...agentOptions } = opts;
+  return startAgent(codeReviewerSpec(questions, workMs), agentOptions);
 }
 
-/** authRounds (default 1): how many times the deploy stops in AUTH_REQUIRED, each needing its own approval. */
-export function startDeployer(opts: AgentOptions & { authRounds?: number } = {}): Promise<AgentHandle> {
-  const { authRounds = 1, ...agentOptions } = opts;
-  return startAgent(deployerSpec(authRounds), agentOptions);
+/**
+ * authRounds (default 1): how many times the deploy stops in AUTH_REQUIRED, each needing its own approval.
+ * workMs (default 0): simulated work before each step (each approval request, the deploy itself).
+ */
+export function startDeployer(opts: AgentOptions & { authRounds?: number; workMs?: number } = {}): Promise<AgentHandle> {
+  const { authRounds = 1, workMs = 0, ...agentOptions } = opts;
+  return startAgent(deployerSpec(authRounds, workMs), agentOptions);
 }
 

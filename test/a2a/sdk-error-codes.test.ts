@@ -53,6 +53,13 @@ const rpcCases: Case[] = [
   ['a2a-go -32700 PARSE_ERROR', rpcError(-32700, 'PARSE_ERROR'), 'JsonRpcParseError', false],
   ['a2a-js -32602 INVALID_PARAMS (RequestMalformedError)', rpcError(-32602, 'INVALID_PARAMS'), 'InvalidParamsError', false],
   ['a2a-go -32001 TASK_NOT_FOUND', rpcError(-32001, 'TASK_NOT_FOUND'), 'TaskNotFoundError', false],
+  [
+    'a2a-go -32602 INVALID_PARAMS for a message to a terminal task (a2a-go#438): UnsupportedOperationError',
+    { status: 200, body: JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32602, message: 'executor setup failed: failed to load exec ctx: task in a terminal state "TASK_STATE_CANCELED": invalid params', data: info('INVALID_PARAMS') } }) },
+    'UnsupportedOperationError',
+    false,
+  ],
+  ['a2a-python < 1.3 -32602 "Task T is in terminal state" (a2a-python#1205): UnsupportedOperationError', { status: 200, body: JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32602, message: 'Task T is in terminal state: TASK_STATE_COMPLETED' } }) }, 'UnsupportedOperationError', false],
   ['a2a-js -32007 EXTENDED_AGENT_CARD_NOT_CONFIGURED', rpcError(-32007, 'EXTENDED_AGENT_CARD_NOT_CONFIGURED'), 'ExtendedAgentCardNotConfiguredError', false],
   ['a2a-js -32009 VERSION_NOT_SUPPORTED', rpcError(-32009, 'VERSION_NOT_SUPPORTED'), 'VersionNotSupportedError', false],
   ['an auth proxy in front of JSON-RPC: plain HTTP 401', { status: 401, contentType: 'text/plain', body: 'Unauthorized' }, 'UnauthenticatedError', false],
@@ -60,6 +67,12 @@ const rpcCases: Case[] = [
 ];
 
 const restCases: Case[] = [
+  [
+    'a2a-go 400 INVALID_ARGUMENT + INVALID_PARAMS for a message to a terminal task (a2a-go#438): UnsupportedOperationError',
+    { status: 400, body: JSON.stringify({ error: { code: 400, status: 'INVALID_ARGUMENT', message: 'executor setup failed: failed to load exec ctx: task in a terminal state "TASK_STATE_COMPLETED": invalid params', details: info('INVALID_PARAMS') } }) },
+    'UnsupportedOperationError',
+    false,
+  ],
   ['a2a-go 401 UNAUTHENTICATED', restStatus(401, 'UNAUTHENTICATED', 'UNAUTHENTICATED'), 'UnauthenticatedError', false],
   ['a2a-go 403 PERMISSION_DENIED + UNAUTHORIZED', restStatus(403, 'PERMISSION_DENIED', 'UNAUTHORIZED'), 'PermissionDeniedError', false],
   ['403 PERMISSION_DENIED without reason', restStatus(403, 'PERMISSION_DENIED'), 'PermissionDeniedError', false],

@@ -1,0 +1,131 @@
+// 4. Cost per task: history events, signals, updates and payload bytes (over every run of the
+// continue-as-new chain), and billable actions as the server itself counts them (its `action`
+// metric, which follows Temporal Cloud's published rules) while the task runs alone. Four tasks:
+// one that completes at once, one question, one approval, and one-week quiet waits compressed in
+// time (a question polled `inputPoll` 1,008 times; an approval watched through 29 leases).
+import { startDelegatedTask } from '../client/delegated-task';
+import { startCodeReviewer, startDeployer, type AgentHandle } from '../demo/agents';
+import { DEPLOY, DIFF } from './lib/baseline';
+import { actions, diff, settled, sum, type BenchEnv } from './lib/env';
+import { chainHistories, eventTypes, payloadBytes } from './lib/history';
+import { runIdOf } from './lib/env';
+import { size, until, type Record } from './lib/runner';
+import { wireBot } from './seed';
+
+interface Cost {
+  task: string;
+  runs: number;
+  events: number;
+  signals: number;
+  updates: number;
+  payloadBytes: number;
+  actions: number;
+  actionTypes: { [type: string]: number };
+  eventTypes: { [type: string]: number };
+  wallS: number;
+}
+
+/** A week at the defaults: inputPoll 10 min → 1,008 polls; lease 6 h → 28 leases after the 5-min first lease. */
+const WEEK_POLLS = 7 * 24 * 6;
+const WEEK_LEASES = 7 * 4 + 1;
+
+export async function runCost(env: BenchEnv, record: Record, taskQueue: string): Promise<void> {
+  const weekFraction = Math.min(1, size('BENCH_WEEK_PERCENT', 100, 1) / 100);
+  const reviewer = await startCodeReviewer();
+  const instant = await startCodeReviewer({ questions: 0 });
+  const deployer = await startDeployer();
+  const approvers = new Map<string, AgentHandle>();
+  const acted = new Map<string, number>();
+  const costs: Cost[] = [];
+  try {
+    const measure = async (
+      task: string,
+      agent: AgentHandle,
+      extra: object,
+      during?: (workflowId: string) => Promise<void>,
+    ): Promise<void> => {
+      const before = await settled(env.server.metricsUrl, actions);
+      const t0 = Date.now();
+      const h = await startDelegatedTask(
+        env.client,
+        { agent: { name: agent.name, url: agent.baseUrl }, message: { text: agent.name === 'deployer' ? DEPLOY : DIFF }, planId: `cost-${task}`, ...extra },
+        { taskQueue, workflowId: `cost-${task.replace(/\W+/g, '-')}-${t0}` },
+      );
+      if (agent === deployer) approvers.set(h.workflowId, deployer);
+      if (during) await during(h.workflowId);
+      await h.result();
+      const wallS = (Date.now() - t0) / 1000;
+      const actionTypes = diff(await settled(env.server.metricsUrl, actions), before);
+      const runs = await chainHistories(env.client, h.workflowId, runIdOf(h));
+      const types: { [t: string]: number } = {};
+      for (const r of runs) for (const [k, v] of Object.entries(eventTypes(r))) types[k] = (types[k] ?? 0) + v;
+      costs.push({
+        task,
+        runs: runs.length,
+        events: runs.reduce((n, r) => n + (r.events?.length ?? 0), 0),
+        signals: types.WorkflowExecutionSignaled ?? 0,
+        updates: types.WorkflowExecutionUpdateAccepted ?? 0,
+        payloadBytes: runs.reduce((n, r) => n + payloadBytes(r), 0),
+        actions: sum(actionTypes),
+        actionTypes,
+        eventTypes: types,
+        wallS,
+      });
+    };
+    // The bot answers and approves the instant it is asked, except during the quiet weeks.
+    let quiet = false;
+    wireBot(env, approvers, acted);
+    const answering = env.bot.onAlert;
+    env.bot.onAlert = (a) => {
+      if (!quiet) answering(a);
+    };
+
+    await measure('completes at once', instant, {});
+    await measure('one question', reviewer, {});
+    await measure('one approval', deployer, {});
+
+    // The quiet weeks: each poll or lease stands for 10 min or 6 h of the real wait.
+    const polls = Math.round(WEEK_POLLS * weekFraction);
+    const leases = Math.round(WEEK_LEASES * weekFraction);
+    const taskOf = async (workflowId: string): Promise<string> => {
+      let taskId = '';
+      await until('the quiet wait to begin', () => {
+        taskId = env.bot.alerts.find((a) => a.workflowId === workflowId)?.taskId ?? '';
+        return taskId !== '';
+      }, 30_000, 20);
+      return taskId;
+    };
+    quiet = true;
+    const getTasks = (agent: AgentHandle, taskId: string): number => agent.log.requests.filter((r) => r.method === 'GetTask' && r.taskId === taskId).length;
+    const subs = (agent: AgentHandle, taskId: string): number => agent.log.subscriptions.filter((s) => s.taskId === taskId).length;
+    await measure(`one-week question wait (${polls} polls)`, reviewer, { policies: { watch: { inputPoll: '10ms' } } }, async (workflowId) => {
+      const taskId = await taskOf(workflowId);
+      await until(`${polls} input polls`, () => getTasks(reviewer, taskId) >= polls, 240_000, 50);
+      quiet = false;
+      await env.client.workflow.getHandle(workflowId).executeUpdate('answer', { args: [{ text: 'main' }] });
+      quiet = true;
+    });
+    await measure(`one-week approval wait (${leases} leases)`, deployer, { policies: { watch: { firstLease: '100ms', lease: '100ms', idleTimeout: '1h' } } }, async (workflowId) => {
+      const taskId = await taskOf(workflowId);
+      await until(`${leases} watch leases`, () => subs(deployer, taskId) >= leases, 240_000, 20);
+      await deployer.approve(taskId);
+    });
+    quiet = false;
+  } finally {
+    await Promise.all([reviewer.close(), instant.close(), deployer.close()]);
+  }
+  for (const c of costs) {
+    const budget = c.task === 'one question' || c.task === 'one approval' ? { goal: '≤ 20 events', met: c.events <= 20 } : {};
+    record.add({ section: '4 cost', metric: `${c.task}: history events`, unit: 'events', planner: c.events, note: `${c.runs} run${c.runs > 1 ? 's' : ''}`, ...budget });
+    record.add({ section: '4 cost', metric: `${c.task}: signals / updates`, unit: '', planner: `${c.signals} / ${c.updates}` });
+    record.add({ section: '4 cost', metric: `${c.task}: payload bytes in history`, unit: 'B', planner: c.payloadBytes });
+    record.add({ section: '4 cost', metric: `${c.task}: billable actions (server's action metric)`, unit: 'actions', planner: c.actions, note: Object.entries(c.actionTypes).map(([k, v]) => `${k.replace(/^grpc_|^command_/, '')} ${v}`).join(', ') });
+  }
+  // Heartbeats do not compress: a watch heartbeats every heartbeatTimeout / 3, and the SDK sends at
+  // most one per min(0.8 × heartbeatTimeout, 60 s). At the defaults (first lease 5 min at 10 s, then
+  // 2 min) a real week of one approval wait sends this many, each a billable action.
+  const weekMs = 7 * 24 * 3600_000;
+  const heartbeats = Math.round(300_000 / Math.min(0.8 * 10_000, 60_000) + (weekMs - 300_000) / Math.min(0.8 * 120_000, 60_000));
+  record.add({ section: '4 cost', metric: 'one-week approval wait: heartbeat actions in real time (computed from the SDK throttle; §3 measures the first-lease rate)', unit: 'actions', planner: heartbeats });
+  record.data.cost = costs;
+}

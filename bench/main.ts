@@ -1,0 +1,82 @@
+// `npm run bench`: the project's performance record. Starts its own dev server, the planner's
+// worker and loopback agents, runs each benchmark (BENCH_ONLY=seed,resume,... picks some), prints
+// a markdown table, writes bench/results/<date>-<commit>.json and draws docs/bench-*.svg.
+import { startEnv, startWorker, type BenchWorker } from './lib/env';
+import { machine, Record, writeResults } from './lib/runner';
+import { drawCharts } from './charts';
+import { runSeed } from './seed';
+import { runResume } from './resume';
+import { runParked } from './parked';
+import { runCost } from './cost';
+import { runThroughput } from './throughput';
+import { runAuthWaits } from './auth-waits';
+
+const SECTIONS = ['seed', 'resume', 'cost', 'throughput', 'parked', 'auth-waits'] as const;
+type Section = (typeof SECTIONS)[number];
+
+// The SDK's agent server logs each error it answers (with a stack); keep the bench's output readable.
+const printError = console.error.bind(console);
+let agentErrors = 0;
+console.error = (...args: unknown[]): void => {
+  if (typeof args[0] === 'string' && /^(Pre-stream error|Error in|Error processing)/.test(args[0])) {
+    agentErrors++;
+    return;
+  }
+  printError(...args);
+};
+
+async function main(): Promise<void> {
+  const only = process.env.BENCH_ONLY ? (process.env.BENCH_ONLY.split(',') as Section[]) : [...SECTIONS];
+  for (const s of only) if (!SECTIONS.includes(s)) throw new Error(`BENCH_ONLY: unknown section ${s} (known: ${SECTIONS.join(', ')})`);
+  const m = machine();
+  const record = new Record();
+  const t0 = Date.now();
+  console.error(`bench: ${m.cpus} × ${m.cpuModel}, ${m.memGiB} GiB, load ${m.loadavgAtStart.join(' ')}, commit ${m.commit}, BENCH_SCALE ${m.scale}`);
+  const env = await startEnv();
+  const queue = 'bench';
+  let worker: BenchWorker | undefined;
+  // A hard bound on the whole run (each wait inside has its own, but a result() can wait forever):
+  // past it, the worker and the dev server are killed and the run fails.
+  const limitS = Number(process.env.BENCH_TIMEOUT_S ?? Math.max(1800, 1800 * Math.min(10, Math.max(1, Number(process.env.BENCH_SCALE ?? 1)))));
+  const watchdog = setTimeout(() => {
+    printError(`bench: still running after ${limitS} s (BENCH_TIMEOUT_S); stopping the worker and the dev server`);
+    for (const pid of [worker?.pid, env.server.pid]) if (pid) try { process.kill(pid, 'SIGKILL'); } catch { /* gone already */ }
+    process.exit(2);
+  }, limitS * 1000);
+  watchdog.unref();
+  try {
+    worker = await startWorker(env, queue);
+    const run = async (name: Section, fn: () => Promise<void>): Promise<void> => {
+      if (!only.includes(name)) return;
+      const t = Date.now();
+      console.error(`bench: ${name}...`);
+      await fn();
+      record.timings[name] = (Date.now() - t) / 1000;
+      console.error(`bench: ${name} done in ${record.timings[name]!.toFixed(0)} s`);
+    };
+    const w = worker;
+    await run('seed', () => runSeed(env, record, queue));
+    await run('resume', () => runResume(env, record, queue));
+    await run('cost', () => runCost(env, record, queue));
+    await run('throughput', () => runThroughput(env, record, queue, w));
+    await run('parked', () => runParked(env, record, queue, w));
+    await worker.stop();
+    worker = undefined;
+    await run('auth-waits', () => runAuthWaits(env, record));
+  } finally {
+    await worker?.stop();
+    await env.close();
+    clearTimeout(watchdog);
+  }
+  record.timings.total = (Date.now() - t0) / 1000;
+  const path = writeResults(record, m);
+  await drawCharts(record);
+  console.log(`\n## a2a-planner benchmarks (${new Date().toISOString().slice(0, 16)}Z, commit ${m.commit}, ${m.cpus} CPUs, BENCH_SCALE ${m.scale}, ${record.timings.total.toFixed(0)} s)\n`);
+  console.log(record.markdown());
+  console.log(`\nresults: ${path}${agentErrors ? ` (the agents answered ${agentErrors} requests with an error, e.g. SubscribeToTask on a finished task)` : ''}`);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,83 @@
+// 3. Parked tasks: N delegated tasks waiting at once, half in INPUT_REQUIRED (reviewer's question)
+// and half in AUTH_REQUIRED (deployer's approval). Time to park them all (every one alerted), worker
+// and server RSS while parked (the memory curve), the server's request load while parked (from its
+// Prometheus endpoint: heartbeats, polls), time to resume them all, and that every one completed.
+import { answerTask, startDelegatedTask } from '../client/delegated-task';
+import { startCodeReviewer, startDeployer } from '../demo/agents';
+import { DIFF } from './lib/baseline';
+import { diff, frontendRequests, rssMiB, scrape, sum, type BenchEnv, type BenchWorker } from './lib/env';
+import { pool, size, sleep, until, type Record } from './lib/runner';
+
+export interface MemorySample {
+  s: number;
+  phase: 'parking' | 'parked' | 'resuming';
+  parked: number;
+  workerMiB: number;
+  serverMiB: number;
+}
+
+export async function runParked(env: BenchEnv, record: Record, taskQueue: string, worker: BenchWorker): Promise<void> {
+  const n = size('BENCH_PARKED', 1000, 10);
+  const holdS = size('BENCH_PARKED_HOLD_S', 15, 5);
+  const startsInFlight = 20;
+  const reviewer = await startCodeReviewer();
+  const deployer = await startDeployer();
+  const planId = `parked-${Date.now()}`;
+  const alerted = (): number => env.bot.alerts.filter((a) => a.planId === planId).length;
+  env.bot.onAlert = () => undefined; // nobody answers while they park
+  const samples: MemorySample[] = [];
+  let phase: MemorySample['phase'] = 'parking';
+  const t0 = Date.now();
+  const sampler = setInterval(() => {
+    samples.push({ s: (Date.now() - t0) / 1000, phase, parked: alerted(), workerMiB: rssMiB(worker.pid), serverMiB: rssMiB(env.server.pid) });
+  }, 1000);
+  const before = { worker: rssMiB(worker.pid), server: rssMiB(env.server.pid) };
+  try {
+    const handles = await pool(Array.from({ length: n }, (_, i) => i), startsInFlight, (i) => {
+      const input = i % 2 === 0
+        ? { agent: { name: 'code-reviewer', url: reviewer.baseUrl }, message: { text: DIFF }, planId }
+        : { agent: { name: 'deployer', url: deployer.baseUrl }, message: { text: `Deploy build 2026.10.06-${i} to staging` }, planId };
+      return startDelegatedTask(env.client, input, { taskQueue, workflowId: `${planId}-${i}` });
+    });
+    await until(`${n} parked tasks`, () => alerted() >= n, Math.max(180_000, n * 300), 200);
+    const parkS = (Date.now() - t0) / 1000;
+    phase = 'parked';
+
+    // While parked: nothing happens but heartbeats and polls.
+    await sleep(2000);
+    const r0 = frontendRequests(await scrape(env.server.metricsUrl));
+    const h0 = Date.now();
+    await sleep(holdS * 1000);
+    const load = diff(frontendRequests(await scrape(env.server.metricsUrl)), r0);
+    const heldS = (Date.now() - h0) / 1000;
+    const parkedRss = { worker: rssMiB(worker.pid), server: rssMiB(env.server.pid) };
+
+    // Resume every one: answers through the client library, approvals by POST.
+    phase = 'resuming';
+    const taskOf = new Map(env.bot.alerts.filter((a) => a.planId === planId).map((a) => [a.workflowId, a]));
+    const r1 = Date.now();
+    const states = await pool(handles, startsInFlight, async (h) => {
+      const a = taskOf.get(h.workflowId)!;
+      if (a.kind === 'input') await answerTask(env.client, h.workflowId, { text: 'main' });
+      else await deployer.approve(a.taskId);
+      return (await h.result()).state;
+    });
+    const resumeS = (Date.now() - r1) / 1000;
+    const completed = states.filter((s) => s === 'TASK_STATE_COMPLETED').length;
+
+    const perS = (op: string): number => (load[op] ?? 0) / heldS;
+    const polls = Object.entries(load).filter(([k]) => k.startsWith('Poll')).reduce((x, [, v]) => x + v, 0) / heldS;
+    record.add({ section: '3 parked', metric: `time to park ${n} tasks (½ input, ½ auth)`, unit: 's', planner: parkS, note: `${(n / parkS).toFixed(0)} tasks/s` });
+    record.add({ section: '3 parked', metric: `worker RSS, ${n} parked`, unit: 'MiB', planner: parkedRss.worker, note: `${before.worker.toFixed(0)} MiB before; ${(((parkedRss.worker - before.worker) * 1024) / n).toFixed(0)} KiB per task`, goal: n >= 10_000 ? '≤ 1 GiB at 10,000' : undefined, met: n >= 10_000 ? parkedRss.worker <= 1024 : undefined });
+    record.add({ section: '3 parked', metric: `server RSS, ${n} parked`, unit: 'MiB', planner: parkedRss.server, note: `${before.server.toFixed(0)} MiB before` });
+    record.add({ section: '3 parked', metric: 'heartbeats while parked', unit: 'req/s', planner: perS('RecordActivityTaskHeartbeat'), note: `${((perS('RecordActivityTaskHeartbeat') / (n / 2)) * 60).toFixed(1)} per approval wait per min` });
+    record.add({ section: '3 parked', metric: 'polls completed while parked (an idle long poll lasts about a minute)', unit: 'req/s', planner: polls });
+    record.add({ section: '3 parked', metric: 'all server requests while parked', unit: 'req/s', planner: sum(load) / heldS });
+    record.add({ section: '3 parked', metric: `time to resume all ${n}`, unit: 's', planner: resumeS, note: `${completed}/${n} completed` });
+    record.data.parked = { n, parkS, holdS: heldS, load, before, parkedRss, resumeS, completed, samples };
+    if (completed !== n) throw new Error(`parked: only ${completed} of ${n} completed`);
+  } finally {
+    clearInterval(sampler);
+    await Promise.all([reviewer.close(), deployer.close()]);
+  }
+}

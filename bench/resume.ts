@@ -1,0 +1,104 @@
+// 2. Resume latency: approval (the POST outside A2A) → the planner's observation of the resume and
+// → the workflow's completion; answer (update accepted) → the agent's receipt of the message.
+// Baseline: the plain @a2a-js/sdk client reading its own stream (approval → next frame, → COMPLETED)
+// and sending its own answer (call → receipt). Rounds of BENCH_RESUME_CONCURRENCY tasks of each
+// kind alternate between planner and baseline.
+import { TaskState } from '@a2a-js/sdk';
+import { WorkflowUpdateStage } from '@temporalio/client';
+import { startDelegatedTask } from '../client/delegated-task';
+import { answerUpdate } from '../workflows/delegated-task-messages';
+import { startCodeReviewer, startDeployer } from '../demo/agents';
+import { connect, deploy, userMessage, DEPLOY, DIFF } from './lib/baseline';
+import type { BenchEnv } from './lib/env';
+import { eventMs, typeOf } from './lib/history';
+import { dist, interleave, size, type Record } from './lib/runner';
+
+export async function runResume(env: BenchEnv, record: Record, taskQueue: string): Promise<void> {
+  const events = size('BENCH_RESUME_EVENTS', 200, 10);
+  const k = size('BENCH_RESUME_CONCURRENCY', 8, 1);
+  const rounds = Math.ceil(events / k);
+  const reviewer = await startCodeReviewer();
+  const deployer = await startDeployer();
+  const [rc, dc] = await Promise.all([connect(reviewer.baseUrl), connect(deployer.baseUrl)]);
+  const approvedAt = new Map<string, number>();
+  env.bot.onAlert = (a) => {
+    if (a.kind === 'input') {
+      // The answer as an update; its acceptance time is read from the history afterwards.
+      void env.client.workflow
+        .getHandle(a.workflowId)
+        .startUpdate(answerUpdate, { args: [{ text: 'main' }], waitForStage: WorkflowUpdateStage.ACCEPTED })
+        .catch((e: unknown) => console.error(`bot answer ${a.workflowId}: ${String(e)}`));
+    } else if (a.kind === 'auth') {
+      approvedAt.set(a.workflowId, Date.now());
+      void deployer.approve(a.taskId).catch((e: unknown) => console.error(`bot approve ${a.taskId}: ${String(e)}`));
+    }
+  };
+  const p = { observe: [] as number[], complete: [] as number[], receipt: [] as number[] };
+  const b = { observe: [] as number[], complete: [] as number[], receipt: [] as number[] };
+  const receiptOf = (prefix: string, suffix: string): number | undefined =>
+    reviewer.log.userMessages.find((m) => m.messageId.startsWith(prefix) && m.messageId.endsWith(suffix))?.at;
+
+  const plannerRound = async (round: number): Promise<void> => {
+    await Promise.all(
+      Array.from({ length: k }, async (_, j) => {
+        const planId = `resume-${round}-${j}`;
+        const [r, d] = await Promise.all([
+          startDelegatedTask(env.client, { agent: { name: 'code-reviewer', url: reviewer.baseUrl }, message: { text: DIFF }, planId }, { taskQueue }),
+          startDelegatedTask(env.client, { agent: { name: 'deployer', url: deployer.baseUrl }, message: { text: DEPLOY }, planId }, { taskQueue }),
+        ]);
+        await Promise.all([r.result(), d.result()]);
+        const rh = (await r.fetchHistory()).events ?? [];
+        const accepted = rh.find((e) => typeOf(e) === 'WorkflowExecutionUpdateAccepted');
+        const receipt = receiptOf(`${r.workflowId}/`, '/1');
+        if (accepted && receipt) p.receipt.push(receipt - eventMs(accepted));
+        const dh = (await d.fetchHistory()).events ?? [];
+        const at = approvedAt.get(d.workflowId);
+        if (at === undefined) throw new Error(`no approval recorded for ${d.workflowId}`);
+        // The planner observes the resume when the watch reports it: a signal or the watch's result.
+        const seen = dh.find((e) => eventMs(e) >= at && (e.workflowExecutionSignaledEventAttributes || e.activityTaskCompletedEventAttributes));
+        const done = dh.find((e) => e.workflowExecutionCompletedEventAttributes);
+        if (seen) p.observe.push(eventMs(seen) - at);
+        if (done) p.complete.push(eventMs(done) - at);
+      }),
+    );
+  };
+  const baselineRound = async (): Promise<void> => {
+    await Promise.all(
+      Array.from({ length: k }, async () => {
+        const [, t] = await Promise.all([
+          (async () => {
+            const first = (await rc.sendMessage({ tenant: '', message: userMessage(DIFF), configuration: undefined, metadata: undefined })) as { id: string; contextId: string; status?: { state: TaskState } };
+            const answer = userMessage('main', first);
+            const sent = Date.now();
+            await rc.sendMessage({ tenant: '', message: answer, configuration: undefined, metadata: undefined });
+            const receipt = receiptOf(answer.messageId, answer.messageId);
+            if (receipt) b.receipt.push(receipt - sent);
+          })(),
+          deploy(dc, (taskId) => deployer.approve(taskId)),
+        ]);
+        b.observe.push(t.resumedAt - t.approvedAt);
+        b.complete.push(t.completedAt - t.approvedAt);
+      }),
+    );
+  };
+  try {
+    await interleave(1, plannerRound, baselineRound); // warm-up
+    for (const x of [p, b]) for (const xs of Object.values(x)) xs.length = 0;
+    await interleave(rounds, plannerRound, baselineRound);
+  } finally {
+    await Promise.all([reviewer.close(), deployer.close()]);
+  }
+  const rows: [string, number[], number[]][] = [
+    ['approval → planner observes the resume', p.observe, b.observe],
+    ['approval → workflow completed', p.complete, b.complete],
+    ['answer (update accepted) → agent receives it', p.receipt, b.receipt],
+  ];
+  for (const [name, xs, ys] of rows) {
+    const dp = dist(xs);
+    const db = dist(ys);
+    record.add({ section: '2 resume', metric: `${name} p50`, unit: 'ms', planner: dp.p50, baseline: db.p50, note: `n=${dp.n}` });
+    record.add({ section: '2 resume', metric: `${name} p95`, unit: 'ms', planner: dp.p95, baseline: db.p95 });
+    record.add({ section: '2 resume', metric: `${name} p99`, unit: 'ms', planner: dp.p99, baseline: db.p99, goal: '≤ 100 ms', met: dp.p99 <= 100 });
+  }
+  record.data.resume = { concurrency: k, planner: p, baseline: b };
+}

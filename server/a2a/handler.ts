@@ -1,0 +1,312 @@
+// The planner's A2ARequestHandler: @a2a-js/sdk's JSON-RPC and REST transports (version checks,
+// error mapping, SSE framing) call it, and it serves every method from Temporal: a task is a
+// PlanWorkflow, read by query and followed by its history. Nothing lives in this process: any
+// replica serves any task. Requests are checked with the project's zod schemas (a2a/schema.ts)
+// after the SDK's codecs have read them, and answers are built in wire form and handed back
+// through the same codecs.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import {
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  type Client,
+} from '@temporalio/client';
+import {
+  AgentCard as SdkAgentCard,
+  ListTasksRequest as SdkListTasksRequest,
+  SendMessageRequest as SdkSendMessageRequest,
+  StreamResponse as SdkStreamResponse,
+  Task as SdkTask,
+  type Message as SdkMessage,
+  type TaskPushNotificationConfig as SdkPushConfig,
+} from '@a2a-js/sdk';
+import type {
+  A2ARequestHandler,
+  ServerCallContext,
+} from '@a2a-js/sdk/server';
+import {
+  PushNotificationNotSupportedError,
+  RequestMalformedError,
+  TaskNotCancelableError,
+  TaskNotFoundError,
+  UnsupportedOperationError,
+} from '@a2a-js/sdk/errors';
+import { z } from 'zod';
+import { SendMessageParamsSchema, TaskStateSchema, isInterrupted, isTerminal, type AgentCard, type Message, type Task, type TaskState } from '../../a2a/schema';
+import { explainIssues } from '../../a2a/validate';
+import { PlanWorkflow } from '../../workflows/plan';
+import { upstreamMessageUpdate, type PlanA2aInput } from '../../workflows/plan-messages';
+import { A2aTaskState, PlanId, PlannerWaitingOn, PlannerWaitingSince } from '../../workflows/search-attributes';
+import { PlanSelectionError, selectPlan, type PlanSkill } from './plans';
+import { TaskLookupError, contextIdFor, contextPrefix, followTask, readTask, readTaskSoon, statusOf, taskIdFor, trimHistory, type Frame, type TaskRead } from './tasks';
+
+/** The abort signal of the HTTP request being served (set by the router): a stream stops following when its caller leaves. */
+export const requestScope = new AsyncLocalStorage<{ signal: AbortSignal }>();
+
+export interface HandlerOptions {
+  client: Client;
+  taskQueue: string;
+  /** The public card (its URLs do not matter for the version check the SDK makes with it). */
+  card: () => AgentCard;
+  skills: () => PlanSkill[];
+  agentUrls: Record<string, string>;
+  /** How long CancelTask waits for the plan to record CANCELED before returning the task as it is. */
+  cancelWaitMs?: number;
+}
+
+/** -32602 / HTTP 400 naming the field: the zod issue's path under the request. */
+function malformed(error: z.ZodError, data: unknown, prefix = ''): RequestMalformedError {
+  const parts = error.issues.map((issue) => {
+    const p = explainIssues([issue], data);
+    return `${[prefix, p.path].filter(Boolean).join('.') || '(params)'}: ${p.detail}`;
+  });
+  return new RequestMalformedError(`Invalid params: ${parts.join('; ')}`);
+}
+
+function parse<S extends z.ZodType>(schema: S, data: unknown, prefix = ''): z.output<S> {
+  const r = schema.safeParse(data);
+  if (!r.success) throw malformed(r.error, data, prefix);
+  return r.data;
+}
+
+const IdSchema = z.string().min(1, 'a task id is required');
+const HistoryLength = z.number().int().min(0).optional();
+const GetTaskParams = z.object({ id: IdSchema, historyLength: HistoryLength });
+const ListTasksParams = z.object({
+  contextId: z.string().optional(),
+  status: TaskStateSchema.optional(),
+  pageSize: z.number().int().min(1, 'pageSize must be between 1 and 100').max(100, 'pageSize must be between 1 and 100').optional(),
+  pageToken: z.string().optional(),
+  historyLength: HistoryLength,
+  statusTimestampAfter: z.iso.datetime({ offset: true }).optional(),
+  includeArtifacts: z.boolean().optional(),
+});
+
+const toSdkTask = (t: Task) => SdkTask.fromJSON(t);
+const toSdkFrame = (f: Frame) => SdkStreamResponse.fromJSON(f);
+/** A status the blocking SendMessage returns at: terminal or interrupted. */
+const settles = (s: TaskState): boolean => isTerminal(s) || isInterrupted(s);
+
+function lookupError(err: unknown): unknown {
+  if (err instanceof TaskLookupError && err.kind === 'not-found') return new TaskNotFoundError({ message: err.message });
+  return err;
+}
+
+export class PlannerRequestHandler implements A2ARequestHandler {
+  constructor(private readonly o: HandlerOptions) {}
+
+  private get client(): Client {
+    return this.o.client;
+  }
+
+  private signal(): AbortSignal | undefined {
+    return requestScope.getStore()?.signal;
+  }
+
+  async getAgentCard() {
+    return SdkAgentCard.fromJSON(this.o.card());
+  }
+
+  async getAuthenticatedExtendedAgentCard(): Promise<never> {
+    throw new UnsupportedOperationError({ message: 'This agent has no extended agent card (capabilities.extendedAgentCard is false)' });
+  }
+
+  private async read(id: string): Promise<TaskRead> {
+    try {
+      return await readTask(this.client, id);
+    } catch (err) {
+      throw lookupError(err);
+    }
+  }
+
+  /** Starts the plan a first message asks for; a retry with the same messageId finds the same plan. */
+  private async start(message: Message, metadata: Record<string, unknown> | undefined): Promise<{ taskId: string; contextId: string; upstream: Message }> {
+    const contextId = message.contextId ?? contextIdFor(message.messageId);
+    const taskId = taskIdFor(contextId, message.messageId);
+    let run;
+    try {
+      run = selectPlan(message, metadata, { skills: this.o.skills(), agentUrls: this.o.agentUrls });
+    } catch (e) {
+      if (e instanceof PlanSelectionError) throw new RequestMalformedError({ message: `Invalid params: ${e.message}` });
+      throw e;
+    }
+    const upstream: Message = { ...message, taskId, contextId };
+    const a2a: PlanA2aInput = { contextId, message: upstream };
+    try {
+      await this.client.workflow.start(PlanWorkflow, {
+        taskQueue: this.o.taskQueue,
+        workflowId: taskId,
+        // Temporal's id uniqueness is the duplicate check: the same messageId never starts a second plan,
+        // not even after the first has closed.
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        args: [{ ...run, a2a } as typeof run],
+        staticSummary: `A2A task: plan ${run.plan.name} (${run.plan.steps.map((s) => s.id).join(' → ')})`,
+        typedSearchAttributes: [
+          { key: PlanId, value: taskId },
+          { key: PlannerWaitingOn, value: 'none' },
+          { key: A2aTaskState, value: 'TASK_STATE_SUBMITTED' },
+          { key: PlannerWaitingSince, value: new Date() },
+        ],
+      });
+    } catch (err) {
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    }
+    return { taskId, contextId, upstream };
+  }
+
+  /** Routes a message on an existing task to the step whose question the task asks; returns the history index after it. */
+  private async deliver(message: Message): Promise<{ taskId: string; historyIndex: number; read: TaskRead }> {
+    const taskId = message.taskId!;
+    const read = await this.read(taskId);
+    if (message.contextId !== undefined && message.contextId !== read.task.contextId) {
+      throw new RequestMalformedError({ message: `Invalid params: message.contextId: ${message.contextId} is not the context of task ${taskId} (${read.task.contextId})` });
+    }
+    const state = read.task.status.state;
+    if (isTerminal(state)) {
+      throw new UnsupportedOperationError({ message: `Task ${taskId} is ${state}: a task in a terminal state takes no more messages; start a new task in its context` });
+    }
+    try {
+      const r = await this.client.workflow
+        .getHandle(taskId)
+        .executeUpdate(upstreamMessageUpdate, { args: [{ message: { ...message, contextId: read.task.contextId } }] });
+      return { taskId, historyIndex: r.historyIndex, read };
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) throw new UnsupportedOperationError({ message: `Task ${taskId} has ended: it takes no more messages` });
+      if (err instanceof WorkflowUpdateFailedError) {
+        const why = err.cause?.message ?? err.message;
+        if (why.includes('NotWaitingOnInput')) {
+          throw new UnsupportedOperationError({ message: `Task ${taskId} is not waiting on input (it is ${state}); nothing to answer. ${state === 'TASK_STATE_AUTH_REQUIRED' ? 'The authorization it waits for travels outside A2A; it resumes by itself.' : ''}`.trim() });
+        }
+        throw new RequestMalformedError({ message: `Invalid params: message: ${why}` });
+      }
+      throw err;
+    }
+  }
+
+  /** Waits until the plan records a terminal or interrupted status after history entry `after`; returns the task then. */
+  private async settled(taskId: string, after: number): Promise<Task> {
+    let last: TaskRead | undefined;
+    const done = (r: TaskRead): boolean => isTerminal(r.task.status.state) || r.task.history.slice(after).some((m) => settles(statusOf(m) ?? 'TASK_STATE_WORKING'));
+    for await (const frame of followTask(this.client, taskId, { signal: this.signal(), onRead: (r) => (last = r), fromHistoryIndex: after })) {
+      void frame;
+      if (last && done(last)) break;
+    }
+    return (last ?? (await readTaskSoon(this.client, taskId))).task;
+  }
+
+  async sendMessage(params: SdkSendMessageRequest, _ctx: ServerCallContext): Promise<SdkMessage | ReturnType<typeof toSdkTask>> {
+    const req = parse(SendMessageParamsSchema, SdkSendMessageRequest.toJSON(params));
+    const { message, configuration } = req;
+    if (message.role !== 'ROLE_USER') throw new RequestMalformedError({ message: 'Invalid params: message.role: a client message has role ROLE_USER' });
+    const historyLength = configuration?.historyLength;
+    if (message.taskId) {
+      const { taskId, historyIndex } = await this.deliver(message);
+      if (configuration?.returnImmediately) return toSdkTask(trimHistory((await this.read(taskId)).task, historyLength));
+      return toSdkTask(trimHistory(await this.settled(taskId, historyIndex), historyLength));
+    }
+    const { taskId, contextId, upstream } = await this.start(message, req.metadata);
+    if (configuration?.returnImmediately) {
+      const submitted: Task = { id: taskId, contextId, status: { state: 'TASK_STATE_SUBMITTED', timestamp: new Date().toISOString() }, history: [upstream] };
+      return toSdkTask(trimHistory(submitted, historyLength));
+    }
+    return toSdkTask(trimHistory(await this.settled(taskId, 1), historyLength));
+  }
+
+  async *sendMessageStream(params: SdkSendMessageRequest, _ctx: ServerCallContext) {
+    const req = parse(SendMessageParamsSchema, SdkSendMessageRequest.toJSON(params));
+    const { message } = req;
+    if (message.role !== 'ROLE_USER') throw new RequestMalformedError({ message: 'Invalid params: message.role: a client message has role ROLE_USER' });
+    // SendStreamingMessage closes after INPUT_REQUIRED (the caller answers with a new message, §11.7)
+    // and stays open through AUTH_REQUIRED (the task resumes by itself, §7.6.1).
+    const stopAt = (s: TaskState) => s === 'TASK_STATE_INPUT_REQUIRED';
+    if (message.taskId) {
+      const { taskId } = await this.deliver(message);
+      for await (const f of followTask(this.client, taskId, { snapshot: true, stopAt, signal: this.signal() })) yield toSdkFrame(f);
+      return;
+    }
+    const { taskId, contextId, upstream } = await this.start(message, req.metadata);
+    yield toSdkFrame({ task: { id: taskId, contextId, status: { state: 'TASK_STATE_SUBMITTED', timestamp: new Date().toISOString() }, history: [upstream] } });
+    for await (const f of followTask(this.client, taskId, { fromHistoryIndex: 1, stopAt, signal: this.signal() })) yield toSdkFrame(f);
+  }
+
+  async getTask(params: { id: string; historyLength?: number }, _ctx: ServerCallContext) {
+    const p = parse(GetTaskParams, { id: params.id, historyLength: params.historyLength });
+    return toSdkTask(trimHistory((await this.read(p.id)).task, p.historyLength));
+  }
+
+  async cancelTask(params: { id: string }, _ctx: ServerCallContext) {
+    const id = parse(IdSchema, params.id, 'id');
+    const read = await this.read(id);
+    if (isTerminal(read.task.status.state)) {
+      throw new TaskNotCancelableError({ message: `Task ${id} is ${read.task.status.state}: a task in a terminal state cannot be cancelled` });
+    }
+    await this.client.workflow.getHandle(id).cancel();
+    // The plan cancels its steps, which cancel the agents' tasks; then it records CANCELED.
+    const abort = AbortSignal.any([AbortSignal.timeout(this.o.cancelWaitMs ?? 30_000), ...(this.signal() ? [this.signal()!] : [])]);
+    let last: TaskRead = read;
+    for await (const f of followTask(this.client, id, { signal: abort, onRead: (r) => (last = r) })) void f;
+    return toSdkTask(last.task);
+  }
+
+  async *resubscribe(params: { id: string }, _ctx: ServerCallContext) {
+    const id = parse(IdSchema, params.id, 'id');
+    const read = await this.read(id);
+    if (isTerminal(read.task.status.state)) {
+      throw new UnsupportedOperationError({ message: `Task ${id} is ${read.task.status.state}: a terminal task cannot be subscribed to; use GetTask` });
+    }
+    // Open until the task is terminal, through INPUT_REQUIRED and AUTH_REQUIRED (§3.1.6).
+    for await (const f of followTask(this.client, id, { snapshot: true, signal: this.signal() })) yield toSdkFrame(f);
+  }
+
+  async listTasks(params: SdkListTasksRequest, _ctx: ServerCallContext) {
+    const wire = SdkListTasksRequest.toJSON(params) as Record<string, unknown>;
+    const p = parse(ListTasksParams, { ...wire, status: wire.status === 'TASK_STATE_UNSPECIFIED' ? undefined : wire.status, contextId: wire.contextId || undefined, pageToken: wire.pageToken || undefined });
+    const clauses = [`WorkflowType = '${PlanWorkflow.name}'`, `${A2aTaskState.name} IS NOT NULL`];
+    if (p.contextId) clauses.push(`WorkflowId STARTS_WITH '${contextPrefix(p.contextId)}'`);
+    if (p.status) clauses.push(`${A2aTaskState.name} = '${p.status}'`);
+    if (p.statusTimestampAfter) clauses.push(`${PlannerWaitingSince.name} > '${new Date(p.statusTimestampAfter).toISOString()}'`);
+    const query = clauses.join(' AND ');
+    const { namespace } = this.client.options;
+    const pageSize = p.pageSize ?? 50;
+    let nextPageToken: Uint8Array | undefined;
+    if (p.pageToken) {
+      nextPageToken = Buffer.from(p.pageToken, 'base64url');
+      if (nextPageToken.length === 0) throw new RequestMalformedError({ message: 'Invalid params: pageToken: not a token this server gave' });
+    }
+    let res;
+    try {
+      res = await this.client.workflowService.listWorkflowExecutions({ namespace, query, pageSize, nextPageToken });
+    } catch (err) {
+      if (p.pageToken) throw new RequestMalformedError({ message: `Invalid params: pageToken: ${(err as Error).message}` });
+      throw err;
+    }
+    const count = await this.client.workflowService.countWorkflowExecutions({ namespace, query });
+    const ids = (res.executions ?? []).map((e) => e.execution?.workflowId ?? '').filter(Boolean);
+    const reads = await Promise.all(ids.map((id) => readTask(this.client, id).catch(() => undefined)));
+    const tasks = reads.flatMap((r) => {
+      if (!r) return [];
+      const { artifacts, ...rest } = trimHistory(r.task, p.historyLength);
+      return [toSdkTask(p.includeArtifacts ? { ...rest, artifacts: artifacts ?? [] } : rest)];
+    });
+    const token = res.nextPageToken && res.nextPageToken.length > 0 ? Buffer.from(res.nextPageToken).toString('base64url') : '';
+    return { tasks, nextPageToken: token, pageSize, totalSize: Number(count.count ?? 0) };
+  }
+
+  // Push notifications for upstream callers are not offered yet (capabilities.pushNotifications is
+  // false): the spec's error for each of the four methods (§3.3.4).
+  private noPush(): never {
+    throw new PushNotificationNotSupportedError({ message: 'This agent does not offer push notifications (capabilities.pushNotifications is false); use SubscribeToTask or GetTask' });
+  }
+  async createTaskPushNotificationConfig(): Promise<SdkPushConfig> {
+    return this.noPush();
+  }
+  async getTaskPushNotificationConfig(): Promise<SdkPushConfig> {
+    return this.noPush();
+  }
+  async listTaskPushNotificationConfigs(): Promise<never> {
+    return this.noPush();
+  }
+  async deleteTaskPushNotificationConfig(): Promise<void> {
+    this.noPush();
+  }
+}

@@ -1,0 +1,77 @@
+// The planner's own A2A v1.0 face in `planner serve`: the public agent card, then bearer auth
+// (PLANNER_API_TOKEN, as the API), JSON-RPC at /a2a/jsonrpc and HTTP+JSON under /a2a/rest.
+// @a2a-js/sdk's transports do the protocol's edges (A2A-Version, error codes, SSE framing); the
+// PlannerRequestHandler serves every method from Temporal. See docs/a2a-server.md.
+import { createHash } from 'node:crypto';
+import express, { type Request, type RequestHandler } from 'express';
+import { jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import type { AgentCard } from '../../a2a/schema';
+import type { ApiContext } from '../context';
+import { requireBearer, type AuthSettings } from '../auth';
+import { PlannerRequestHandler, requestScope } from './handler';
+import { PLAN_DOCUMENT_SKILL, agentUrlsFrom, planSkills, type PlanSkill } from './plans';
+
+export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
+export const JSONRPC_PATH = '/a2a/jsonrpc';
+export const REST_PATH = '/a2a/rest';
+
+export function agentCard(baseUrl: string, skills: PlanSkill[]): AgentCard {
+  return {
+    name: 'a2a-planner',
+    description:
+      'A durable planner: runs a plan of steps, each delegated to a remote A2A agent, for as long as they take. ' +
+      "Its task relays its agents' questions (TASK_STATE_INPUT_REQUIRED: answer on the same task) and authorization requests (TASK_STATE_AUTH_REQUIRED: they travel outside A2A).",
+    version: '0.1.0',
+    supportedInterfaces: [
+      { url: `${baseUrl}${JSONRPC_PATH}`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+      { url: `${baseUrl}${REST_PATH}`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+    ],
+    capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: false },
+    defaultInputModes: ['text/plain', 'application/json'],
+    defaultOutputModes: ['application/json', 'text/plain'],
+    skills: [...skills.map((s) => s.skill), PLAN_DOCUMENT_SKILL],
+    securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer', description: 'A token of PLANNER_API_TOKEN' } } },
+    securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+  };
+}
+
+/** The base URL callers reached this server at (the card names its interfaces under it). */
+function baseUrlOf(req: Request): string {
+  return `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+}
+
+/** The face's routes; mounted by createApp before its 404 handler. */
+export function a2aRouter(ctx: ApiContext, auth: AuthSettings, env: NodeJS.ProcessEnv = process.env): express.Router {
+  const skills = (): PlanSkill[] => planSkills(ctx.config.PLANNER_PLAN_DIR, (file, why) => ctx.logger.warn({ file, why }, 'plan file left out of the agent card'));
+  const handler = new PlannerRequestHandler({
+    client: ctx.temporal,
+    taskQueue: ctx.config.PLANNER_TASK_QUEUE,
+    card: () => agentCard('http://planner.invalid', []),
+    skills,
+    agentUrls: agentUrlsFrom(env),
+  });
+  const router = express.Router();
+
+  // Public: the card needs no token and no A2A-Version header.
+  router.get(AGENT_CARD_PATH, (req, res) => {
+    const body = JSON.stringify(agentCard(baseUrlOf(req), skills()));
+    const etag = `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+    res.set({ 'Cache-Control': 'public, max-age=300', ETag: etag, 'Content-Type': 'application/json' });
+    if (req.get('if-none-match') === etag) {
+      res.status(304).end();
+      return;
+    }
+    res.send(body);
+  });
+
+  // A stream follows the plan only while its caller is connected.
+  const scoped: RequestHandler = (req, res, next) => {
+    const ac = new AbortController();
+    res.on('close', () => ac.abort());
+    requestScope.run({ signal: ac.signal }, () => next());
+  };
+  const bearer = requireBearer(auth);
+  router.use(JSONRPC_PATH, bearer, scoped, jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+  router.use(REST_PATH, bearer, scoped, restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+  return router;
+}
