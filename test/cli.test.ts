@@ -53,7 +53,7 @@ describe('bad command lines', () => {
       planner('status'),
       planner('delegate', '--help'),
     ]);
-    expectOneLineError(unknownCommand, 2, /^planner: unknown command "frobnicate" \(commands: dev, demo, run, plan, inbox, status, answer, cancel, artifacts, artifact, schedule, delegate, serve, worker, help\)/);
+    expectOneLineError(unknownCommand, 2, /^planner: unknown command "frobnicate" \(commands: dev, demo, run, plan, inbox, status, answer, cancel, artifacts, artifact, schedule, delegate, serve, worker, cluster, help\)/);
     expectOneLineError(unknownFlag, 2, /^planner delegate: unknown flag --colour/);
     expectOneLineError(missingAgent, 2, /^planner delegate: missing --agent/);
     expectOneLineError(badDuration, 2, /^planner delegate: bad --input-deadline "soon": a duration such as 90s, 30m, 72h or 2d/);

@@ -5,6 +5,7 @@ import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { answerCommand } from './commands/answer';
 import { artifactCommand } from './commands/artifact';
 import { artifactsCommand } from './commands/artifacts';
+import { clusterCommand } from './commands/cluster';
 import { demoCommand } from './commands/demo';
 import { planCommand } from './commands/plan';
 import { runCommand } from './commands/run';
@@ -36,6 +37,7 @@ const COMMANDS: Array<() => CommandUnknownOpts> = [
   delegateCommand,
   serveCommand,
   workerCommand,
+  clusterCommand,
 ];
 
 export function buildProgram(): Command {
