@@ -3,8 +3,9 @@
 // never the machine's default cluster. PostgreSQL refuses to run as root, so as root the server
 // runs as the `postgres` user (the folder is handed to it).
 import { execFile, execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { appendFileSync, chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { DB_USER } from './settings';
 
@@ -18,9 +19,33 @@ export interface PostgresPaths {
 }
 
 export const postgresPaths = (clusterDir: string): PostgresPaths => {
-  const root = join(clusterDir, 'postgres');
+  const root = reachableByServer(clusterDir) ? join(clusterDir, 'postgres') : outsideRoot(clusterDir);
   return { root, data: join(root, 'data'), log: join(root, 'postgres.log') };
 };
+
+/**
+ * As root, PostgreSQL runs as the `postgres` user, which cannot enter a private folder (a clone in
+ * /root or under a mode-700 temp folder). Then its data lives in /var/tmp/a2a-planner-postgres/<hash
+ * of the cluster folder>: the same folder every time for the same cluster, so down and status find it.
+ */
+function reachableByServer(clusterDir: string): boolean {
+  if (process.getuid?.() !== 0) return true;
+  let dir = resolve(clusterDir);
+  while (!existsSync(dir)) dir = dirname(dir);
+  try {
+    execFileSync('runuser', ['-u', 'postgres', '--', 'test', '-x', dir], { stdio: 'ignore', cwd: '/' });
+    return true;
+  } catch {
+    return dirname(dir) === dir; // nothing to test against: keep the folder as given
+  }
+}
+
+function outsideRoot(clusterDir: string): string {
+  const base = '/var/tmp/a2a-planner-postgres';
+  mkdirSync(base, { recursive: true, mode: 0o755 });
+  chmodSync(base, 0o755);
+  return join(base, createHash('sha256').update(resolve(clusterDir)).digest('hex').slice(0, 12));
+}
 
 export function pgBinDir(): string {
   try {

@@ -10,7 +10,7 @@ export function clusterDownCommand() {
     .option('--dir <FOLDER>', 'the cluster folder (default .planner/cluster)')
     .addHelpText('after', examples('planner cluster down'))
     .action(async (o) => {
-      const { stopped } = await deployCluster().clusterDown(clusterOptions(o));
-      out(stopped.length ? `stopped: ${stopped.join(', ')}` : 'nothing of the cluster was running');
+      const { stopped } = await deployCluster().clusterDown(clusterOptions(o)); // it names what it stops
+      if (stopped.length === 0) out('nothing of the cluster was running');
     });
 }
