@@ -63,14 +63,23 @@ export async function ensureTemporalCli(log: (line: string) => void = (l) => con
     throw new Error(`Go ${go.join('.')} is too old to build the Temporal CLI v${TEMPORAL_CLI_VERSION} (needs >= 1.25). ${HOW_TO_GET_ONE}`);
   }
   const dir = temporalCacheDir();
+  try {
+    await goInstall(`the Temporal CLI v${TEMPORAL_CLI_VERSION}`, [`github.com/temporalio/cli/cmd/temporal@v${TEMPORAL_CLI_VERSION}`], dir, log, 30 * 60_000);
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\n${HOW_TO_GET_ONE}`);
+  }
+  const built = join(dir, 'temporal');
+  if (!isExecutable(built)) throw new Error(`go install finished but ${built} is missing. ${HOW_TO_GET_ONE}`);
+  return built;
+}
+
+/** `go install pkgs` into dir with a progress line every 20 s; rejects after timeoutMs. */
+export async function goInstall(what: string, pkgs: string[], dir: string, log: (line: string) => void, timeoutMs: number): Promise<void> {
   mkdirSync(dir, { recursive: true });
-  log(`Building the Temporal CLI v${TEMPORAL_CLI_VERSION} into ${dir} (once per machine; takes a few minutes)...`);
+  log(`Building ${what} into ${dir} (once per machine; takes minutes)...`);
   const started = Date.now();
   await new Promise<void>((resolve, reject) => {
-    const child = spawn('go', ['install', `github.com/temporalio/cli/cmd/temporal@v${TEMPORAL_CLI_VERSION}`], {
-      env: { ...process.env, CGO_ENABLED: '0', GOBIN: dir },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn('go', ['install', ...pkgs], { env: { ...process.env, CGO_ENABLED: '0', GOBIN: dir }, stdio: ['ignore', 'pipe', 'pipe'] });
     let downloads = 0;
     let tail = '';
     const onData = (chunk: Buffer): void => {
@@ -80,23 +89,21 @@ export async function ensureTemporalCli(log: (line: string) => void = (l) => con
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    const ticker = setInterval(() => {
-      log(`  ... still building (${Math.round((Date.now() - started) / 1000)} s, ${downloads} modules downloaded)`);
-    }, 20_000);
+    const ticker = setInterval(() => log(`  ... still building ${what} (${Math.round((Date.now() - started) / 1000)} s, ${downloads} modules downloaded)`), 20_000);
+    const killer = setTimeout(() => child.kill('SIGTERM'), timeoutMs);
     child.on('error', (err) => {
       clearInterval(ticker);
+      clearTimeout(killer);
       reject(err);
     });
-    child.on('exit', (code) => {
+    child.on('exit', (code, signal) => {
       clearInterval(ticker);
+      clearTimeout(killer);
       if (code === 0) resolve();
-      else reject(new Error(`go install of the Temporal CLI failed (exit ${code}):\n${tail}\n${HOW_TO_GET_ONE}`));
+      else reject(new Error(signal ? `go install of ${what} did not finish within ${Math.round(timeoutMs / 1000)} s` : `go install of ${what} failed (exit ${code}):\n${tail}`));
     });
   });
-  const built = join(dir, 'temporal');
-  if (!isExecutable(built)) throw new Error(`go install finished but ${built} is missing. ${HOW_TO_GET_ONE}`);
-  log(`Built ${built} in ${Math.round((Date.now() - started) / 1000)} s.`);
-  return built;
+  log(`Built ${what} in ${Math.round((Date.now() - started) / 1000)} s.`);
 }
 
 if (require.main === module) {

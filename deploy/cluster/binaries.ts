@@ -2,11 +2,11 @@
 // (beside the Temporal CLI's, scripts/temporal-cli.ts): the Temporal server and temporal-sql-tool
 // (go.temporal.io/server), and the Temporal UI server (github.com/temporalio/ui-server/v2).
 // Nothing is built when the cache holds them.
-import { execFile, spawn } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { accessSync, constants, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { temporalCacheDir } from '../../scripts/temporal-cli';
+import { goInstall, temporalCacheDir } from '../../scripts/temporal-cli';
 import { TEMPORAL_SERVER_VERSION, TEMPORAL_UI_VERSION } from './settings';
 
 const run = promisify(execFile);
@@ -43,39 +43,6 @@ export function findServerBinaries(env?: NodeJS.ProcessEnv): ServerBinaries | un
 export function findUiServer(env?: NodeJS.ProcessEnv): string | undefined {
   const path = join(uiCacheDir(env), 'server');
   return isExecutable(path) ? path : undefined;
-}
-
-/** `go install pkgs` into dir with a progress line every 20 s; rejects after timeoutMs. */
-export async function goInstall(what: string, pkgs: string[], dir: string, log: Log, timeoutMs: number): Promise<void> {
-  mkdirSync(dir, { recursive: true });
-  log(`Building ${what} into ${dir} (once per machine; takes minutes)...`);
-  const started = Date.now();
-  await new Promise<void>((resolve, reject) => {
-    const child = spawn('go', ['install', ...pkgs], { env: { ...process.env, CGO_ENABLED: '0', GOBIN: dir }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let downloads = 0;
-    let tail = '';
-    const onData = (chunk: Buffer): void => {
-      const text = chunk.toString();
-      tail = (tail + text).slice(-4000);
-      downloads += (text.match(/go: downloading/g) ?? []).length;
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    const ticker = setInterval(() => log(`  ... still building ${what} (${Math.round((Date.now() - started) / 1000)} s, ${downloads} modules downloaded)`), 20_000);
-    const killer = setTimeout(() => child.kill('SIGTERM'), timeoutMs);
-    child.on('error', (err) => {
-      clearInterval(ticker);
-      clearTimeout(killer);
-      reject(err);
-    });
-    child.on('exit', (code, signal) => {
-      clearInterval(ticker);
-      clearTimeout(killer);
-      if (code === 0) resolve();
-      else reject(new Error(signal ? `go install of ${what} did not finish within ${Math.round(timeoutMs / 1000)} s` : `go install of ${what} failed (exit ${code}):\n${tail}`));
-    });
-  });
-  log(`Built ${what} in ${Math.round((Date.now() - started) / 1000)} s.`);
 }
 
 /** The server and temporal-sql-tool, built if the cache lacks them. */
