@@ -1,6 +1,6 @@
 // Starts a Temporal CLI dev server (SQLite file, planner search attributes) and waits until it serves.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, openSync, closeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname } from 'node:path';
 import { connectClient, temporalTarget } from '../worker/temporal-connection';
@@ -71,17 +71,47 @@ export function devServerArgs(
   return args;
 }
 
-async function waitUntilServing(address: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+/** The server process ended before it served (a port taken in between, most often): worth another try. */
+class DevServerExited extends Error {}
+
+async function waitUntilServing(address: string, child: ChildProcess, timeoutMs: number, logFile?: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`Temporal dev server exited with code ${child.exitCode} before it served`);
+    if (child.exitCode !== null || child.signalCode !== null) {
+      const why = child.exitCode !== null ? `exited with code ${child.exitCode}` : `was killed by ${child.signalCode}`;
+      throw new DevServerExited(`Temporal dev server at ${address} ${why} before it served${logTail(logFile)}`);
+    }
     if (await isServing(address)) return;
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`Temporal dev server at ${address} did not serve within ${timeoutMs} ms`);
+  throw new Error(`Temporal dev server at ${address} did not serve within ${timeoutMs} ms${logTail(logFile)}`);
 }
 
+/** The last lines of the server's log, for an error that shows why it did not start. */
+function logTail(logFile: string | undefined, lines = 15): string {
+  if (!logFile || !existsSync(logFile)) return ' (no log kept: pass logFile to see its output)';
+  const tail = readFileSync(logFile, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  return tail ? `; the end of its log (${logFile}):\n${tail}` : ` (its log ${logFile} is empty)`;
+}
+
+/**
+ * Starts the server and waits until it serves. Ports left to us are picked free just before the
+ * start; another process can take one in between (or the server's own internal ports collide), so
+ * an early exit is tried again on fresh ports, three times at most.
+ */
 export async function startDevServer(opts: DevServerOptions): Promise<DevServer> {
+  const attempts = opts.port ? 1 : 3;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(opts);
+    } catch (err) {
+      if (!(err instanceof DevServerExited) || attempt >= attempts) throw err;
+      (opts.log ?? (() => undefined))(`${err.message.split('\n')[0]}; trying again on other ports (attempt ${attempt + 1} of ${attempts})`);
+    }
+  }
+}
+
+async function startOnce(opts: DevServerOptions): Promise<DevServer> {
   const log = opts.log ?? (() => undefined);
   const bin = await ensureTemporalCli(log);
   const ip = opts.ip ?? '127.0.0.1';
@@ -104,7 +134,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
     clearTimeout(timer);
   };
   try {
-    await waitUntilServing(address, child, 60_000);
+    await waitUntilServing(address, child, 60_000, opts.logFile);
   } catch (err) {
     await stop();
     throw err;
