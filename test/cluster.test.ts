@@ -40,6 +40,31 @@ const started: string[] = [];
 let failed = Boolean(process.env.PLANNER_KEEP_CLUSTER_LOGS);
 const log = (line: string): void => void process.stderr.write(`[cluster] ${line}\n`);
 
+/**
+ * A failing test's error carries the end of every process log of the cluster: CI shows the error,
+ * not the folder, and a wait that timed out says nothing of why the workers did not answer.
+ */
+function withClusterLogs(body: () => Promise<void>): () => Promise<void> {
+  return async () => {
+    try {
+      await body();
+    } catch (err) {
+      failed = true;
+      const tails = (cluster?.state.processes ?? []).map((p) => {
+        let text = '';
+        try {
+          text = readFileSync(p.log, 'utf8');
+        } catch {
+          text = '(no log)';
+        }
+        return `--- ${p.name} (pid ${p.pid}${isOurs(p) ? '' : ', gone'}), ${p.log}, last lines ---\n${text.trimEnd().split('\n').slice(-12).join('\n')}`;
+      });
+      if (err instanceof Error) err.message += `\n${tails.join('\n')}`;
+      throw err;
+    }
+  };
+}
+
 async function portFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const srv = createServer();
@@ -148,7 +173,7 @@ async function api(i: number, method: string, path: string, body?: unknown): Pro
 }
 
 describe('the seed plan on the cluster (two workers, two planner serve replicas)', () => {
-  it('is started through one replica, answered through the other, approved out of band, completes', async () => {
+  it('is started through one replica, answered through the other, approved out of band, completes', withClusterLogs(async () => {
     const started0 = await api(0, 'POST', '/plans', { planFile: 'release.yaml', agentUrls: { 'code-reviewer': reviewer.baseUrl, deployer: deployer.baseUrl } });
     expect(started0.status).toBe(201);
     const planId = started0.json.planId as string;
@@ -174,11 +199,11 @@ describe('the seed plan on the cluster (two workers, two planner serve replicas)
     expect(messagesTo(reviewer, planId)).toHaveLength(2);
     expect(messagesTo(deployer, planId)).toHaveLength(1);
     started.push(`${planId}.review`, `${planId}.deploy`);
-  });
+  }));
 });
 
 describe('faults while one plan waits on a human and another on an operator', () => {
-  it('survives a SIGKILLed worker, a SIGKILLed and restarted history service and a PostgreSQL restart', async () => {
+  it('survives a SIGKILLed worker, a SIGKILLed and restarted history service and a PostgreSQL restart', withClusterLogs(async () => {
     const stamp = Date.now();
     const human = await run(planDoc('asks', { 'code-reviewer': reviewer.baseUrl }, [{ id: 'review', agent: 'code-reviewer', text: 'Please review this diff:\n+const refund = amount > 0;' }]), `asks-${stamp}`);
     const operator = await run(planDoc('approves', { deployer: deployer.baseUrl }, [{ id: 'deploy', agent: 'deployer', text: 'Deploy build 2026.10.06-1 to staging', watch: { heartbeatTimeout: '5s', firstHeartbeatTimeout: '5s' } }]), `approves-${stamp}`);
@@ -245,7 +270,7 @@ describe('faults while one plan waits on a human and another on an operator', ()
     const snapshot = await describePlan(client, human.workflowId);
     expect(snapshot.workflowStatus).toBe('COMPLETED');
     started.push(`${human.workflowId}.review`, `${operator.workflowId}.deploy`);
-  });
+  }));
 });
 
 /** The environment a recorded worker was started with is not kept; a replacement gets the cluster's. */

@@ -4,6 +4,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { isServing } from '../../scripts/dev-server';
+import { connectClient, temporalTarget } from '../../worker/temporal-connection';
 import type { ServerBinaries } from './binaries';
 import { DATABASES, DB_USER, MEMBERSHIP_OFFSET, NAMESPACE, NAMESPACE_RETENTION, SCHEMA_DIRS, SEARCH_ATTRIBUTES, SQL_PLUGIN, type TemporalService } from './settings';
 import { startProcess, type ProcessRecord } from './state';
@@ -92,4 +93,39 @@ async function retry<T>(fn: () => Promise<T>, what: string, timeoutMs: number): 
       await new Promise((r) => setTimeout(r, 1000));
     }
   }
+}
+
+/**
+ * How many workers poll `taskQueue` for workflow tasks, as the frontend learns it from matching;
+ * an error when the frontend cannot reach matching (its gRPC status and message).
+ */
+export async function workflowPollers(address: string, taskQueue: string): Promise<number> {
+  const connection = await connectClient(temporalTarget({ TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: NAMESPACE }, {}), { connectTimeout: 2000 });
+  try {
+    const res = await connection.workflowService.describeTaskQueue({ namespace: NAMESPACE, taskQueue: { name: taskQueue }, taskQueueType: 1 /* WORKFLOW */ });
+    return res.pollers?.length ?? 0;
+  } finally {
+    await connection.close();
+  }
+}
+
+/**
+ * Ready means the planner's work can flow: the frontend reaches matching and `workers` workers poll
+ * the queue. A worker that logged "running" may still be unable to poll, and a start or a history
+ * read succeeds without matching, so nothing earlier shows this.
+ */
+export async function waitForPollers(address: string, taskQueue: string, workers: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'no answer yet';
+  while (Date.now() < deadline) {
+    try {
+      const n = await workflowPollers(address, taskQueue);
+      if (n >= workers) return;
+      last = `${n} of ${workers} workers poll it`;
+    } catch (e) {
+      last = `the frontend could not describe it (matching unreachable?): ${(e as Error).message}`;
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`task queue ${taskQueue} not ready within ${Math.round(timeoutMs / 1000)} s: ${last}`);
 }

@@ -13,7 +13,7 @@ import { initPostgres, isInitialized, postgresPaths, postgresPid, startPostgres 
 import { NAMESPACE, plannerProcessEnv, TEMPORAL_SERVICES, TEMPORAL_UI_VERSION, type TemporalService } from './settings';
 import { isOurs, pgPassword, readState, resolveOptions, startProcess, writeState, type ClusterOptions, type ClusterState, type ProcessRecord, type Resolved } from './state';
 import { writeTemporalConfig } from './temporal-config';
-import { frontendServing, registerNamespace, setupSchemas, startTemporalService, waitFor } from './temporal';
+import { frontendServing, registerNamespace, setupSchemas, startTemporalService, waitFor, waitForPollers } from './temporal';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -110,6 +110,7 @@ export async function clusterUp(opts: ClusterOptions = {}): Promise<ClusterHandl
   const starting: Array<Promise<void>> = [];
   for (let i = 0; i < o.workers; i++) starting.push(startWorker(o, state, record, base, i));
   await Promise.all(starting);
+  if (o.workers > 0) await workersPolling(o, state, configDir, binaries, record);
 
   // `planner serve` replicas
   await startServers(o, state, record, base);
@@ -117,6 +118,35 @@ export async function clusterUp(opts: ClusterOptions = {}): Promise<ClusterHandl
   log(`Cluster up in ${Math.round((Date.now() - started) / 1000)} s.`);
   printUrls(state, log);
   return { state, binaries, configDir };
+}
+
+/**
+ * Waits until every worker polls through the frontend. When the frontend cannot reach matching
+ * (seen once: starts and history reads worked, every query and poll failed for minutes), matching
+ * is restarted once, as an operator would, before giving up with the logs to read.
+ */
+async function workersPolling(o: Resolved, state: ClusterState, configDir: string, binaries: ServerBinaries, record: (p: ProcessRecord) => ProcessRecord): Promise<void> {
+  const queue = 'planner';
+  try {
+    await waitForPollers(state.frontend, queue, o.workers, 30_000);
+    o.log(`Task queue ${queue}: ${o.workers} workers polling.`);
+    return;
+  } catch (e) {
+    o.log(`${(e as Error).message}; restarting Temporal matching once`);
+  }
+  const old = state.processes.find((p) => p.name === 'temporal-matching');
+  if (old && isOurs(old)) {
+    process.kill(old.pid, 'SIGTERM');
+    await waitFor('the old matching service to stop', async () => !isOurs(old), 20_000);
+  }
+  state.processes = state.processes.filter((p) => p.name !== 'temporal-matching');
+  record(startTemporalService(binaries, configDir, 'matching', o.dir, o.ports.matching));
+  try {
+    await waitForPollers(state.frontend, queue, o.workers, 60_000);
+  } catch (e) {
+    throw new Error(`${(e as Error).message}: read ${join(o.dir, 'temporal-matching.log')}, ${join(o.dir, 'temporal-frontend.log')} and ${join(o.dir, 'worker-*.log')}`);
+  }
+  o.log(`Task queue ${queue}: ${o.workers} workers polling after matching restarted.`);
 }
 
 function quietLogger(log: (l: string) => void): Parameters<typeof bundleWorkflowCode>[0]['logger'] {
