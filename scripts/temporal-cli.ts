@@ -12,7 +12,7 @@ export function temporalCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(base, 'a2a-planner', `temporal-${TEMPORAL_CLI_VERSION}`);
 }
 
-function isExecutable(path: string): boolean {
+export function isExecutable(path: string): boolean {
   try {
     accessSync(path, constants.X_OK);
     return true;

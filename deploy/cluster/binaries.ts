@@ -3,10 +3,10 @@
 // (go.temporal.io/server), and the Temporal UI server (github.com/temporalio/ui-server/v2).
 // Nothing is built when the cache holds them.
 import { execFile } from 'node:child_process';
-import { accessSync, constants, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { goInstall, temporalCacheDir } from '../../scripts/temporal-cli';
+import { goInstall, isExecutable, temporalCacheDir } from '../../scripts/temporal-cli';
 import { TEMPORAL_SERVER_VERSION, TEMPORAL_UI_VERSION } from './settings';
 
 const run = promisify(execFile);
@@ -23,15 +23,6 @@ export interface ServerBinaries {
   server: string;
   /** go.temporal.io/server/cmd/tools/sql (temporal-sql-tool) */
   sqlTool: string;
-}
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export function findServerBinaries(env?: NodeJS.ProcessEnv): ServerBinaries | undefined {
