@@ -161,4 +161,24 @@ describe('planner demo', () => {
     expect(r.stdout).toMatch(/artifact deploy\/deploy-result\.json:\n(.*\n)*\s+"status": "deployed"/);
     expect(r.stdout).toMatch(/Temporal UI: http:\/\/.*\/workflows\/plan-release-/);
   }, 150_000);
+
+  it('uses the workers already polling its queue and starts only the missing agents', async () => {
+    const spawned = spawnPlanner(suite.queue, ['demo'], { env: { PLANNER_DEMO_REVIEWER_PORT: '0', PLANNER_DEMO_DEPLOYER_PORT: '0' }, killAfterMs: 120_000 });
+    const demoPid = spawned.child.pid!;
+    const r = await spawned.exit;
+    expect({ code: r.code, stderr: r.stderr }).toMatchObject({ code: 0 });
+    expect(r.stdout).toMatch(/starting the demo agents here/);
+    expect(r.stdout).not.toMatch(/starting the workers/);
+    const planId = /plan (plan-release-[0-9a-f]{8}) completed/.exec(r.stdout)?.[1];
+    expect(planId).toBeDefined();
+    suite.track(planId!, `${planId}.review`, `${planId}.deploy`);
+    // Every workflow task of the plan and its steps was run by the suite's workers, none by the demo process.
+    const identities = new Set<string>();
+    for (const id of [planId!, `${planId}.review`, `${planId}.deploy`]) {
+      const history = await suite.client.workflow.getHandle(id).fetchHistory();
+      for (const e of history.events ?? []) if (e.workflowTaskStartedEventAttributes?.identity) identities.add(e.workflowTaskStartedEventAttributes.identity);
+    }
+    expect(identities.size).toBeGreaterThan(0);
+    for (const identity of identities) expect(identity.startsWith(`${demoPid}@`)).toBe(false);
+  }, 150_000);
 });

@@ -26,6 +26,8 @@ import { configOrUsage } from './temporal';
 export interface EmbeddedPlannerOptions {
   /** Start the demo agents (code-reviewer, deployer); `--no-agents` says false. */
   agents: boolean;
+  /** Run the planner's workers (default); `planner demo` says false when a worker already polls the queue. */
+  workers?: boolean;
   /** Serve the HTTP API (planner dev); `planner demo` needs none. */
   api?: boolean;
   /** Print the banner once all is up (planner dev); `planner demo` has its own story to tell. */
@@ -67,18 +69,22 @@ export async function runEmbeddedPlanner(opts: EmbeddedPlannerOptions): Promise<
     interrupts.throwIfRequested();
 
     // Bundled here, quietly and once, instead of by Worker.create (which logs webpack's asset table).
-    const workflowBundle = config.PLANNER_WORKFLOW_BUNDLE ? undefined : await withProgress('Bundling the workflows', bundlePlannerWorkflows);
-    interrupts.throwIfRequested();
-    installRuntime(logger, { metricsAddress: config.PLANNER_METRICS_ADDRESS });
-    const planner = await createPlannerWorkers(config, logger, { workflowBundle });
-    workers = planner;
-    const running = planner.run();
-    running.catch(() => undefined); // awaited below; a failure before then must not count as unhandled
-    started.push('workers', async () => {
-      planner.shutdown();
-      await running;
-    });
-    interrupts.throwIfRequested();
+    let running: Promise<void> | undefined;
+    if (opts.workers !== false) {
+      const workflowBundle = config.PLANNER_WORKFLOW_BUNDLE ? undefined : await withProgress('Bundling the workflows', bundlePlannerWorkflows);
+      interrupts.throwIfRequested();
+      installRuntime(logger, { metricsAddress: config.PLANNER_METRICS_ADDRESS });
+      const planner = await createPlannerWorkers(config, logger, { workflowBundle });
+      workers = planner;
+      const run = planner.run();
+      running = run;
+      run.catch(() => undefined); // awaited below; a failure before then must not count as unhandled
+      started.push('workers', async () => {
+        planner.shutdown();
+        await run;
+      });
+      interrupts.throwIfRequested();
+    }
 
     // One client for what serves HTTP in this process: the push receiver, and the API when it lands.
     const temporal = await connectClient(config);
@@ -123,7 +129,9 @@ export async function runEmbeddedPlanner(opts: EmbeddedPlannerOptions): Promise<
     if (opts.banner !== false) err(formatBanner(endpoints));
     logger.info({ address: config.TEMPORAL_ADDRESS, taskQueue: config.PLANNER_TASK_QUEUE, agents: endpoints.agents }, 'planner dev running');
     // The work ends first (then all stops), or the workers do (Ctrl-C, a fatal error).
-    await (opts.then ? Promise.race([opts.then({ temporal, config, endpoints }), running]) : running);
+    if (opts.then) await Promise.race([opts.then({ temporal, config, endpoints }), ...(running ? [running] : [])]);
+    else if (running) await running;
+    else throw new Error('runEmbeddedPlanner: nothing to run (no workers and no work)');
   } catch (e) {
     // After a Ctrl-C, a step that failed because of it (a terminal's Ctrl-C reaches the Temporal
     // CLI or its build too) is part of stopping, not a failure of planner dev.

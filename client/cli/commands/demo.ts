@@ -73,6 +73,7 @@ simulated operator answers "main" and approves the deploy; it runs to the end in
       const { runEmbeddedPlanner } = require('../embedded-planner') as typeof import('../embedded-planner');
       await runEmbeddedPlanner({
         agents: !agentsUp,
+        workers: !workerUp,
         api: false,
         banner: false,
         then: ({ temporal, config: running, endpoints }) => {
