@@ -1,22 +1,21 @@
 // GET /v1/plans/:planId/events: the plan's state changes as server-sent events, read from Temporal
 // so that any replica can serve a subscriber and a subscriber adds nothing to the workflow's
-// history. The server long-polls the plan's history (GetWorkflowExecutionHistory with
-// waitNewEvent, as `temporal workflow show --follow` does); each time the history moves it reads
-// the plan's `status` query and sends an event only when the status changed. No signal, no update,
+// history. The server follows the plan's history (client/follow-history.ts: a long poll, as
+// `temporal workflow show --follow` does); each time the history moves it reads the plan's
+// `status` query and sends an event only when the status changed. No signal, no update,
 // no per-subscriber state in the workflow.
 //
 //   event: status   data: {planId, workflowStatus, ...PlanStatus}   (first the current state, then each change)
 //   event: problem  data: {message}   (the status could not be read; the stream goes on)
 //   event: end      data: {planId, workflowStatus, state}   (the plan closed; the stream ends)
-import { isGrpcDeadlineError, isGrpcServiceError, type WorkflowExecutionDescription } from '@temporalio/client';
+import { isGrpcDeadlineError, type WorkflowExecutionDescription } from '@temporalio/client';
 import type { Request, Response } from 'express';
+import { followHistory } from '../../client/follow-history';
 import { requirePlan } from '../../client/plan';
 import { planStatusQuery, type PlanStatus } from '../../workflows/plan-messages';
 import type { ApiContext } from '../context';
 import { withPlan } from './plan-source';
 
-/** How long one history long-poll may take; the server answers within about 20 s when nothing happens. */
-const LONG_POLL_MS = 70_000;
 const QUERY_MS = 10_000;
 /** A comment line this often keeps proxies from closing an idle stream. */
 const KEEPALIVE_MS = 15_000;
@@ -40,8 +39,6 @@ export async function streamPlanEvents(ctx: ApiContext, planId: string, req: Req
     res.write(`id: ${++seq}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   };
 
-  const connection = ctx.temporal.connection;
-  const namespace = ctx.config.TEMPORAL_NAMESPACE;
   let last: string | undefined;
   let lastProblem: string | undefined;
   const readStatus = async (runId: string, workflowStatus: string): Promise<void> => {
@@ -65,56 +62,16 @@ export async function streamPlanEvents(ctx: ApiContext, planId: string, req: Req
   };
 
   try {
-    let runId = desc.runId;
-    let token: Uint8Array | undefined;
-    await readStatus(runId, desc.status.name);
-    while (!abort.signal.aborted) {
-      let resp;
-      // One signal per poll, tied to the stream's: the SDK leaves a listener on the signal it is given.
-      const poll = new AbortController();
-      const stop = (): void => poll.abort();
-      abort.signal.addEventListener('abort', stop, { once: true });
-      try {
-        resp = await connection.withAbortSignal(poll.signal, () =>
-          ctx.temporal.withDeadline(Date.now() + LONG_POLL_MS, () =>
-            ctx.temporal.workflowService.getWorkflowExecutionHistory({
-              namespace,
-              execution: { workflowId: planId, runId },
-              ...(token ? { nextPageToken: token } : {}),
-              waitNewEvent: true,
-              maximumPageSize: 1000,
-            }),
-          ),
-        );
-      } catch (err) {
-        if (abort.signal.aborted) break;
-        if (isGrpcDeadlineError(err)) continue; // a quiet plan: poll again
-        if (isGrpcServiceError(err) && err.code === 14) {
-          send('problem', { planId, message: `Temporal did not answer: ${err.details || err.message}` });
-          await new Promise((r) => setTimeout(r, 1000));
-          continue;
-        }
-        throw err;
-      } finally {
-        abort.signal.removeEventListener('abort', stop);
+    await readStatus(desc.runId, desc.status.name);
+    for await (const move of followHistory(ctx.temporal, planId, { runId: desc.runId, signal: abort.signal })) {
+      if (move.kind === 'unavailable') send('problem', { planId, message: move.message });
+      else if (move.kind === 'moved') await readStatus(move.runId, 'RUNNING');
+      else {
+        desc = move.description;
+        await readStatus(desc.runId, desc.status.name);
+        const state = last ? (JSON.parse(last) as PlanStatus).state : undefined;
+        send('end', { planId, workflowStatus: desc.status.name, ...(state ? { state } : {}) });
       }
-      const moved = (resp.history?.events?.length ?? 0) > 0;
-      token = resp.nextPageToken && resp.nextPageToken.length > 0 ? resp.nextPageToken : undefined;
-      if (token) {
-        if (moved) await readStatus(runId, 'RUNNING');
-        continue;
-      }
-      // No next page: this run closed. A continued-as-new plan goes on in its next run.
-      desc = await ctx.temporal.workflow.getHandle(planId).describe();
-      if (desc.status.name === 'RUNNING' && desc.runId !== runId) {
-        runId = desc.runId;
-        await readStatus(runId, 'RUNNING');
-        continue;
-      }
-      await readStatus(desc.runId, desc.status.name);
-      const state = last ? (JSON.parse(last) as PlanStatus).state : undefined;
-      send('end', { planId, workflowStatus: desc.status.name, ...(state ? { state } : {}) });
-      break;
     }
   } catch (err) {
     if (!abort.signal.aborted) {
