@@ -6,7 +6,7 @@
 import { A2A_PROTOCOL_VERSION, fetchAgentCard, selectInterface } from './card';
 import { credentialHeaders, credentialsFor, secretValues, type AgentCredentials } from './credentials';
 import { cleanText, invalidParams, invalidResponse, type ErrorContext } from './errors';
-import { HttpTransport, type Timeouts } from './http';
+import { DEFAULT_MAX_CARD_BYTES, DEFAULT_MAX_STREAM_BYTES, HttpTransport, type Timeouts } from './http';
 import { JsonRpcBinding } from './jsonrpc';
 import { RestBinding } from './rest';
 import {
@@ -84,6 +84,10 @@ export interface A2AClientOptions {
   maxFrameBytes?: number;
   /** Cap on a non-streaming response body; default 16 MiB. */
   maxResponseBytes?: number;
+  /** Cap on everything one stream carries; default 64 MiB. */
+  maxStreamBytes?: number;
+  /** Cap on the agent card; default 1 MiB. */
+  maxCardBytes?: number;
   /** Share connection pools between clients. A shared transport is not closed by close(). */
   transport?: HttpTransport;
   /** Extension URIs to declare in `A2A-Extensions`. */
@@ -168,6 +172,7 @@ class Client implements A2AClient {
       ...(o.signal ? { signal: o.signal } : {}),
       idleTimeoutMs: o.idleTimeoutMs ?? this.transport.timeouts.streamIdleMs,
       maxFrameBytes: o.maxFrameBytes ?? this.o.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
+      maxStreamBytes: o.maxStreamBytes ?? this.o.maxStreamBytes ?? DEFAULT_MAX_STREAM_BYTES,
       ...(this.o.maxResponseBytes !== undefined ? { maxResponseBytes: this.o.maxResponseBytes } : {}),
     });
     for await (const frame of stream) yield validated(StreamResponseSchema, frame, ctx, 'stream frame');
@@ -255,7 +260,7 @@ export async function resolveAgentCard(baseUrl: string, o: A2AClientOptions & Ca
       baseUrl,
       baseHeaders(o, creds),
       { agent: cleanText(o.agentName ?? hostOf(baseUrl), [], 80), secrets: secretValues(creds) },
-      { signal: o.signal, timeoutMs: o.timeoutMs, maxResponseBytes: o.maxResponseBytes },
+      { signal: o.signal, timeoutMs: o.timeoutMs, maxResponseBytes: o.maxCardBytes ?? DEFAULT_MAX_CARD_BYTES },
     );
   } finally {
     if (!o.transport) await transport.close();

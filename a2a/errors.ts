@@ -14,6 +14,7 @@
  * a2a-python 1.x, a2a-java, a2a-js), not only the spec's table; see test/a2a/sdk-error-codes.test.ts.
  */
 import { JsonRpcErrorObjectSchema, RestErrorBodySchema, type JsonRpcErrorObject } from './schema';
+import { refusalIn } from './outbound-policy';
 import { SseReadError } from './sse';
 
 export type TimeoutPhase = 'connect' | 'headers' | 'body' | 'idle' | 'call';
@@ -227,6 +228,14 @@ export class UnknownRemoteError extends A2AError {
   constructor(m: string, d?: A2AErrorDetails) {
     super(m, d?.status !== undefined && d.status >= 400 && retryableStatus(d.status), d);
   }
+}
+/**
+ * The outbound policy (outbound-policy.ts: link-local, metadata, PLANNER_AGENT_ALLOW) refused the
+ * address, at the edge or after DNS: nothing was sent, and no retry helps.
+ */
+export class AddressRefusedError extends A2AError {
+  override readonly name = 'AddressRefusedError';
+  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
 }
 /** A2A_AGENT_CREDENTIALS is malformed. The message names the agent and field, never the value. */
 export class CredentialsConfigError extends A2AError {
@@ -497,9 +506,23 @@ function statusError(
   const after = http.retryAfterMs !== undefined ? ` (retry after ${http.retryAfterMs} ms)` : '';
   const st = res.statusText ? ` ${cleanText(res.statusText, ctx.secrets, 60)}` : '';
   const auth = AUTH_BY_STATUS.get(res.status);
-  const msg = `HTTP ${res.status}${st}${after}${text ? `: ${text}` : ''}${hintFor(auth)}`;
+  const msg = `HTTP ${res.status}${st}${after}${text ? `: ${text}` : ''}${hintFor(auth)}${redirectNote(res, ctx)}`;
   if (auth) return new auth(callPrefix(ctx) + msg, callDetails(ctx, http));
   return new HttpStatusError(callPrefix(ctx) + msg, res.status, callDetails(ctx, http));
+}
+
+/** A 3xx is an answer, never followed: a redirect could point anywhere (outbound-policy.ts). */
+function redirectNote(res: HttpErrorResponse, ctx: ErrorContext): string {
+  if (res.status < 300 || res.status >= 400) return '';
+  const location = res.headers['location'];
+  const to = Array.isArray(location) ? location[0] : location;
+  let where = '';
+  try {
+    if (to) where = `; Location: ${displayUrl(new URL(to, ctx.url).toString())}`;
+  } catch {
+    where = '; Location: <invalid url>';
+  }
+  return ` (redirects are not followed${where})`;
 }
 
 function errorFromRestStatus(
@@ -575,6 +598,8 @@ export interface AbortState {
  */
 export function toA2AError(err: unknown, ctx: ErrorContext, abort: AbortState = {}): A2AError {
   if (err instanceof A2AError) return err;
+  const refusal = refusalIn(err);
+  if (refusal) return new AddressRefusedError(callPrefix(ctx) + `not connecting: ${refusal.message}`, callDetails(ctx));
   if (abort.timedOut) {
     return new TimeoutError(callPrefix(ctx) + `call timed out after ${abort.timeoutMs ?? '?'} ms`, 'call', callDetails(ctx, { cause: err }));
   }
@@ -586,6 +611,7 @@ export function toA2AError(err: unknown, ctx: ErrorContext, abort: AbortState = 
       case 'aborted':
         return new AbortedError(callPrefix(ctx) + 'stream aborted by the caller', callDetails(ctx));
       case 'frame-too-large':
+      case 'stream-too-large':
         return invalidResponse(ctx, err.message);
       case 'truncated':
         return new ConnectionError(callPrefix(ctx) + err.message, callDetails(ctx, { errno: 'SSE_TRUNCATED' }));

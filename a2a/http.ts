@@ -13,6 +13,7 @@ import {
   type AbortState,
   type ErrorContext,
 } from './errors';
+import { outboundPolicy, type OutboundPolicy } from './outbound-policy';
 import { readSse } from './sse';
 import type { WireStreamOptions } from './types';
 
@@ -39,6 +40,10 @@ export const DEFAULT_TIMEOUTS: Required<Timeouts> = {
 
 /** Cap for a non-streaming response body. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+/** Cap for an agent card (cards are small; a huge one is hostile). */
+export const DEFAULT_MAX_CARD_BYTES = 1024 * 1024;
+/** Cap for everything one event stream carries, comments included (a stream of endless small frames). */
+export const DEFAULT_MAX_STREAM_BYTES = 64 * 1024 * 1024;
 
 export interface HttpTransportOptions {
   timeouts?: Timeouts;
@@ -46,6 +51,11 @@ export interface HttpTransportOptions {
   keepAliveMs?: number;
   /** Upper bound on sockets per origin (streams hold one each). Unlimited by default. */
   connectionsPerOrigin?: number;
+  /**
+   * Which addresses may be connected to, checked on every new socket after DNS (outbound-policy.ts).
+   * Default: the process's policy (PLANNER_AGENT_ALLOW, link-local and metadata refused).
+   */
+  policy?: OutboundPolicy;
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
@@ -66,7 +76,8 @@ export class HttpTransport {
   constructor(o: HttpTransportOptions = {}) {
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...stripUndefined(o.timeouts ?? {}) };
     this.agent = new Agent({
-      connect: { timeout: this.timeouts.connectMs },
+      // Redirects are never followed: undici's Agent has no redirect handling unless asked for.
+      connect: (o.policy ?? outboundPolicy()).connector({ timeout: this.timeouts.connectMs }),
       headersTimeout: this.timeouts.headersMs,
       bodyTimeout: this.timeouts.bodyMs,
       keepAliveTimeout: o.keepAliveMs ?? 30_000,
@@ -164,7 +175,7 @@ export async function readBounded(body: Dispatcher.ResponseData['body'], limit: 
     size += chunk.length;
     if (size > limit) {
       body.destroy();
-      throw invalidResponse(ctx, `response body larger than ${limit} bytes`);
+      throw invalidResponse(ctx, `response body larger than ${limit} bytes (the limit for ${ctx.operation ?? 'this call'})`);
     }
     chunks.push(chunk);
   }
@@ -292,6 +303,7 @@ export async function* jsonEvents(
   try {
     const events = readSse(res.body, {
       maxFrameBytes: o.maxFrameBytes,
+      maxStreamBytes: o.maxStreamBytes ?? DEFAULT_MAX_STREAM_BYTES,
       idleTimeoutMs: o.idleTimeoutMs,
       ...(o.signal ? { signal: o.signal } : {}),
       release: () => res.body.destroy(),

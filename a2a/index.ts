@@ -9,6 +9,7 @@ export * from './errors';
 export * from './credentials';
 export * from './client';
 export { agentCardUrl, selectInterface, AGENT_CARD_PATH, A2A_PROTOCOL_VERSION } from './card';
-export { HttpTransport, DEFAULT_TIMEOUTS, DEFAULT_MAX_RESPONSE_BYTES, type Timeouts, type HttpTransportOptions } from './http';
+export { HttpTransport, DEFAULT_TIMEOUTS, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_CARD_BYTES, DEFAULT_MAX_STREAM_BYTES, type Timeouts, type HttpTransportOptions } from './http';
 export { readSse, SseReadError, DEFAULT_MAX_FRAME_BYTES, type SseEvent, type SseReadOptions, type SseReadErrorKind } from './sse';
 export { parseWith, explainIssues, describeIssues, formatPath, describeProblem, type SchemaProblem, type ParseResult } from './validate';
+export { OutboundPolicy, OutboundRefusal, OutboundPolicyConfigError, outboundPolicy, AGENT_ALLOW_ENV, type OutboundPolicyOptions } from './outbound-policy';

@@ -22,6 +22,8 @@ export interface SseEvent {
 export interface SseReadOptions {
   /** Largest event (sum of its lines, in bytes) accepted. Default 4 MiB. */
   maxFrameBytes?: number;
+  /** Largest whole stream (every byte, comments included) accepted. Default: no cap. */
+  maxStreamBytes?: number;
   /** Fail when no bytes at all (not even a comment) arrive for this long. 0 or unset: never. */
   idleTimeoutMs?: number;
   signal?: AbortSignal;
@@ -32,7 +34,7 @@ export interface SseReadOptions {
   release?: () => void;
 }
 
-export type SseReadErrorKind = 'frame-too-large' | 'idle' | 'aborted' | 'truncated';
+export type SseReadErrorKind = 'frame-too-large' | 'stream-too-large' | 'idle' | 'aborted' | 'truncated';
 
 /** Raised by the reader; errors.ts turns it into the matching A2AError. */
 export class SseReadError extends Error {
@@ -53,6 +55,8 @@ const CR = 0x0d;
 export async function* readSse(source: AsyncIterable<Uint8Array>, opts: SseReadOptions = {}): AsyncGenerator<SseEvent, void, undefined> {
   const maxBytes = opts.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
   const idleMs = opts.idleTimeoutMs ?? 0;
+  const maxStream = opts.maxStreamBytes ?? 0;
+  let streamBytes = 0;
   const signal = opts.signal;
   const it = source[Symbol.asyncIterator]();
 
@@ -96,6 +100,10 @@ export async function* readSse(source: AsyncIterable<Uint8Array>, opts: SseReadO
       const r = await nextChunk(it, idleMs, signal);
       if (r.done) break;
       const chunk = r.value;
+      streamBytes += chunk.length;
+      if (maxStream > 0 && streamBytes > maxStream) {
+        throw new SseReadError('stream-too-large', `stream larger than ${maxStream} bytes in all (maxStreamBytes)`);
+      }
       let start = 0;
       if (skipLeadingLF && chunk.length > 0) {
         if (chunk[0] === LF) start = 1;

@@ -17,6 +17,8 @@ export interface StreamOptions {
   idleTimeoutMs?: number;
   /** Overrides the client's `maxFrameBytes` for this stream. */
   maxFrameBytes?: number;
+  /** Overrides the client's `maxStreamBytes` for this stream. */
+  maxStreamBytes?: number;
 }
 
 export interface GetTaskParams {
@@ -78,6 +80,8 @@ export interface WireStreamOptions {
   signal?: AbortSignal;
   idleTimeoutMs: number;
   maxFrameBytes: number;
+  /** Everything the stream carries, comments included; default DEFAULT_MAX_STREAM_BYTES. */
+  maxStreamBytes?: number;
   maxResponseBytes?: number;
 }
 

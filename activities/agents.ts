@@ -34,6 +34,8 @@ export class AgentDirectory {
     const opts: A2AClientOptions = {
       maxFrameBytes: AGENT_MAX_MESSAGE_BYTES,
       maxResponseBytes: AGENT_MAX_MESSAGE_BYTES,
+      // A stream may carry many frames (a long wait's updates), but not without end.
+      maxStreamBytes: 4 * AGENT_MAX_MESSAGE_BYTES,
       ...this.options,
       agentName: agent.name,
       transport: this.transport,

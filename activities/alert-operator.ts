@@ -2,7 +2,8 @@
 // `webhook` (POST JSON with an Idempotency-Key, so a retried alert is recognisable downstream).
 import { ApplicationFailure } from '@temporalio/common';
 import type { Logger } from 'pino';
-import { request } from 'undici';
+import { request, type Dispatcher } from 'undici';
+import { outboundPolicy, refusalIn } from '../a2a/outbound-policy';
 
 export interface Alert {
   /** input: a question; auth: an approval; unreachable: a wait nobody can watch; unresolved: a send whose fate is unknown. */
@@ -25,6 +26,9 @@ export interface AlertConfig {
 }
 
 export function createAlertOperator(config: AlertConfig, logger: Logger) {
+  // The agents' address policy applies to the webhook too, checked again on every connect.
+  let dispatcher: Dispatcher | undefined;
+  const webhookDispatcher = (): Dispatcher => (dispatcher ??= outboundPolicy().dispatcher());
   return async function alertOperator(alert: Alert): Promise<void> {
     const uiUrl = config.uiUrl
       ? `${config.uiUrl.replace(/\/$/, '')}/namespaces/${encodeURIComponent(config.namespace)}/workflows/${encodeURIComponent(alert.workflowId)}`
@@ -42,28 +46,43 @@ export function createAlertOperator(config: AlertConfig, logger: Logger) {
       if (sink === 'log') {
         logger.warn({ alert: body }, alert.kind === 'input' ? 'an agent asks a question' : 'an agent waits for an approval');
       } else {
-        await postWebhook(config.webhookUrl, body, alert.idempotencyKey);
+        await postWebhook(config.webhookUrl, body, alert.idempotencyKey, webhookDispatcher());
       }
     }
   };
 }
 
-async function postWebhook(url: string | undefined, body: object, idempotencyKey: string): Promise<void> {
+async function postWebhook(url: string | undefined, body: object, idempotencyKey: string, dispatcher: Dispatcher): Promise<void> {
   if (!url) throw ApplicationFailure.nonRetryable('alert sink `webhook` needs PLANNER_ALERT_WEBHOOK_URL', 'ConfigurationError');
-  const res = await request(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
-    body: JSON.stringify(body),
-    headersTimeout: 10_000,
-    bodyTimeout: 10_000,
-  });
+  const host = new URL(url).host;
+  let res: Dispatcher.ResponseData;
+  try {
+    res = await request(url, {
+      dispatcher,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
+      body: JSON.stringify(body),
+      headersTimeout: 10_000,
+      bodyTimeout: 10_000,
+    });
+  } catch (e) {
+    const refusal = refusalIn(e);
+    if (refusal) {
+      throw ApplicationFailure.create({
+        type: 'AddressRefusedError',
+        message: `alert webhook (PLANNER_ALERT_WEBHOOK_URL, host ${host}): not connecting: ${refusal.message}`,
+        nonRetryable: true,
+      });
+    }
+    throw e;
+  }
   await res.body.dump();
   if (res.statusCode >= 200 && res.statusCode < 300) return;
   const retryable = res.statusCode === 408 || res.statusCode === 429 || res.statusCode >= 500;
   throw ApplicationFailure.create({
     type: 'AlertWebhookRejected',
     // Chat webhooks carry their secret in the path: name the sink and the host only.
-    message: `alert webhook (PLANNER_ALERT_WEBHOOK_URL, host ${new URL(url).host}) answered HTTP ${res.statusCode}`,
+    message: `alert webhook (PLANNER_ALERT_WEBHOOK_URL, host ${host}) answered HTTP ${res.statusCode}`,
     nonRetryable: !retryable,
   });
 }

@@ -3,7 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { DelegatedTaskWorkflow } from '../workflows/delegated-task';
-import { describeIssues } from '../a2a/validate';
+import { refusedAgentUrls } from '../a2a/outbound-policy';
+import { describeIssues, formatPath } from '../a2a/validate';
 import { DelegatedTaskInputSchema, type DelegatedTaskInput } from '../workflows/delegated-task-input';
 import {
   answerUpdate,
@@ -41,6 +42,8 @@ export async function startDelegatedTask(
   // The parsed input, defaults filled in, is what the history records: the workflow never
   // re-applies a default on replay, so changing a default cannot break a running workflow.
   const input: DelegatedTaskInput = parsed.data;
+  const refused = refusedAgentUrls(input.agent);
+  if (refused.length > 0) throw new InvalidInputError(`invalid delegated task: ${refused.map((p) => `agent.${formatPath(p.path)}: ${p.message}`).join('; ')}`);
   return client.workflow.start(DelegatedTaskWorkflow, {
     taskQueue: opts.taskQueue,
     workflowId: opts.workflowId ?? `task-${parsed.data.agent.name}-${randomUUID()}`,

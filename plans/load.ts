@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Document } from 'yaml';
+import { refusedAgentUrls, type OutboundPolicy } from '../a2a/outbound-policy';
 import { AgentCardSchema } from '../a2a/schema';
 import { explainIssues, formatPath } from '../a2a/validate';
 import { checkPlan, resolveInputs, type PlanProblem } from './check';
@@ -31,6 +32,8 @@ export interface LoadOptions {
   baseDir?: string;
   /** false: a required input left out is not a problem (checking a plan file before its run). */
   requireInputs?: boolean;
+  /** Which agent addresses may be called; default the process's (PLANNER_AGENT_ALLOW). */
+  outbound?: OutboundPolicy;
 }
 
 /** Reads and checks a plan file (.yaml, .yml or .json). */
@@ -130,6 +133,11 @@ function withAgents(plan: Plan, opts: LoadOptions, fail: (p: PlanProblem[]) => n
     }
     agents[name] = { ...agent, card: card.data! };
   }
+  // The address policy, judged here so a plan naming an internal address never starts (and again on connect).
+  const refused = Object.entries(agents).flatMap(([name, agent]) =>
+    refusedAgentUrls(agent, opts.outbound).map((p) => ({ path: ['agents', name, ...p.path], message: p.message })),
+  );
+  if (refused.length > 0) fail(refused);
   return { ...plan, agents };
 }
 

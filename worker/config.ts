@@ -1,6 +1,7 @@
 // The planner's configuration, read once from the environment and parsed with zod so that a bad
 // value stops start-up with a message naming the variable.
 import { z } from 'zod';
+import { OutboundPolicy, OutboundPolicyConfigError } from '../a2a/outbound-policy';
 import { describeIssues } from '../a2a/validate';
 
 const csv = <T extends string>(values: readonly [T, ...T[]]) =>
@@ -41,6 +42,22 @@ const ConfigSchema = z.object({
   PLANNER_SHUTDOWN_GRACE: duration.default('30s'),
   /** Where the worker serves Prometheus metrics (host:port, path /metrics); unset: no metrics endpoint. */
   PLANNER_METRICS_ADDRESS: z.string().regex(/^[^:\s]+:\d+$/, 'host:port').optional(),
+  /**
+   * Where the planner may connect (agents, their cards' interfaces, the alert webhook): host names,
+   * *.suffixes, IPs and CIDRs, comma-separated; unset: anywhere but link-local and metadata addresses
+   * (a2a/outbound-policy.ts, docs/security.md).
+   */
+  PLANNER_AGENT_ALLOW: z
+    .string()
+    .superRefine((raw, c) => {
+      try {
+        OutboundPolicy.fromEnv({ PLANNER_AGENT_ALLOW: raw });
+      } catch (e) {
+        if (!(e instanceof OutboundPolicyConfigError)) throw e;
+        c.addIssue({ code: 'custom', message: e.message.replace(/^PLANNER_AGENT_ALLOW: /, '') });
+      }
+    })
+    .optional(),
   PLANNER_ALERT_SINKS: csv(['log', 'webhook'] as const).default(['log']),
   PLANNER_ALERT_WEBHOOK_URL: z.url().optional(),
   PLANNER_UI_URL: z.url().default('http://127.0.0.1:8233'),
@@ -94,6 +111,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlannerConfig 
   }
   if (parsed.data.PLANNER_ALERT_SINKS.includes('webhook') && !parsed.data.PLANNER_ALERT_WEBHOOK_URL) {
     throw new Error('invalid planner configuration: PLANNER_ALERT_SINKS includes webhook but PLANNER_ALERT_WEBHOOK_URL is not set');
+  }
+  const webhook = parsed.data.PLANNER_ALERT_WEBHOOK_URL;
+  const refused = webhook ? OutboundPolicy.fromEnv({ PLANNER_AGENT_ALLOW: parsed.data.PLANNER_AGENT_ALLOW }).checkUrl(webhook) : undefined;
+  if (refused !== undefined) {
+    // The host only: chat webhooks carry their secret in the path.
+    throw new Error(`invalid planner configuration: PLANNER_ALERT_WEBHOOK_URL (host ${new URL(webhook!).host}) is refused: ${refused}`);
   }
   if (parsed.data.PLANNER_WEBHOOK_BASE_URL && !parsed.data.PLANNER_WEBHOOK_SECRET) {
     throw new Error('invalid planner configuration: PLANNER_WEBHOOK_BASE_URL is set but PLANNER_WEBHOOK_SECRET is not');

@@ -3,7 +3,7 @@
 // @a2a-js/sdk's transports do the protocol's edges (A2A-Version, error codes, SSE framing); the
 // PlannerRequestHandler serves every method from Temporal. See docs/a2a-server.md.
 import { createHash } from 'node:crypto';
-import express, { type Request, type RequestHandler } from 'express';
+import express, { type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import { jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import type { AgentCard } from '../../a2a/schema';
 import type { ApiContext } from '../context';
@@ -71,7 +71,32 @@ export function a2aRouter(ctx: ApiContext, auth: AuthSettings, env: NodeJS.Proce
     requestScope.run({ signal: ac.signal }, () => next());
   };
   const bearer = requireBearer(auth);
-  router.use(JSONRPC_PATH, bearer, scoped, jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
-  router.use(REST_PATH, bearer, scoped, restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+  const limit = ctx.config.PLANNER_API_BODY_LIMIT;
+  router.use(JSONRPC_PATH, bearer, scoped, ...faceBody(limit, 'jsonrpc'), jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+  router.use(REST_PATH, bearer, scoped, ...faceBody(limit, 'rest'), restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
   return router;
+}
+
+/**
+ * The face's body parser, ahead of the SDK's (which then finds the body read and skips): the SDK's
+ * own stops at body-parser's 100 KB default whatever PLANNER_API_BODY_LIMIT says. Its errors are
+ * answered here in each binding's shape, as the SDK answers them: a parse error is JSON-RPC -32700
+ * (HTTP 200) or a REST 400; a body over the limit is 413.
+ */
+function faceBody(limit: number, binding: 'jsonrpc' | 'rest'): [RequestHandler, ErrorRequestHandler] {
+  const parse = express.json({ limit, type: ['application/json', 'application/a2a+json'], strict: false });
+  const fail: ErrorRequestHandler = (err: { type?: string; status?: number }, _req, res, next) => {
+    const tooLarge = err.type === 'entity.too.large';
+    const malformed = err instanceof SyntaxError || err.type === 'entity.parse.failed';
+    if (!tooLarge && !malformed) return next(err);
+    const message = tooLarge ? `the body is over the limit of ${limit} bytes (PLANNER_API_BODY_LIMIT)` : 'Invalid JSON payload.';
+    if (binding === 'jsonrpc') {
+      const code = tooLarge ? -32600 : -32700;
+      res.status(tooLarge ? 413 : 200).json({ jsonrpc: '2.0', id: null, error: { code, message: tooLarge ? `Invalid Request: ${message}` : message } });
+      return;
+    }
+    const status = tooLarge ? 413 : 400;
+    res.status(status).type('application/a2a+json').json({ error: { code: status, status: 'INVALID_ARGUMENT', message, details: [] } });
+  };
+  return [parse, fail];
 }

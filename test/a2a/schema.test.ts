@@ -111,7 +111,7 @@ describe('errors', () => {
       (e): e is [string, new (m: string, x?: unknown) => A2AError] =>
         typeof e[1] === 'function' && (e[1] as { prototype?: unknown }).prototype instanceof A2AError,
     );
-    expect(classes.length).toBe(24); // 9 A2A, 5 JSON-RPC, 3 that SDKs add (auth, -32000), 7 transport/local
+    expect(classes.length).toBe(25); // 9 A2A, 5 JSON-RPC, 3 that SDKs add (auth, -32000), 8 transport/local (AddressRefusedError: the outbound policy)
     for (const [exportName, ctor] of classes) {
       const e = exportName === 'HttpStatusError' ? new ctor('m', 500) : exportName === 'TimeoutError' ? new ctor('m', 'idle') : new ctor('m');
       expect(e.name).toBe(exportName);
