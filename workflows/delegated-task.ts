@@ -21,14 +21,13 @@ import {
 import type { Duration } from '@temporalio/common';
 import { msToNumber } from '@temporalio/common/lib/time';
 import type { PlannerActivities, WatchResult } from '../activities';
-import { describeIssues } from '../a2a/validate';
 import {
   type DeadlinePolicy,
   type DelegatedTask,
   type DelegatedTaskInput,
   type DelegatedTaskResult,
-  DelegatedTaskInputSchema,
 } from './delegated-task-input';
+import { checkDelegatedTaskInput } from './delegated-task-check';
 import {
   type Answer,
   type AnswerResult,
@@ -646,15 +645,15 @@ function finish(agentName: string, task: RemoteTask): DelegatedTaskResult {
 }
 
 function parseInput(raw: DelegatedTaskInput): DelegatedTask {
-  const parsed = DelegatedTaskInputSchema.safeParse(raw);
-  if (!parsed.success) {
+  const checked = checkDelegatedTaskInput(raw);
+  if (!checked.ok) {
     throw ApplicationFailure.create({
       type: 'InvalidInput',
       nonRetryable: true,
-      message: `invalid DelegatedTaskWorkflow input: ${describeIssues(parsed.error, raw)}`,
+      message: `invalid DelegatedTaskWorkflow input: ${checked.problem}`,
     });
   }
-  return parsed.data;
+  return checked.task;
 }
 
 function clipWaitText(text: string): string {
