@@ -4,11 +4,11 @@
 // agent waits in AUTH_REQUIRED, the bot approves with POST /approve/<taskId>), each step of the
 // agents doing `workMs` of simulated work.
 import { join } from 'node:path';
-import { startDelegatedTask, answerTask } from '../client/delegated-task';
+import { startDelegatedTask } from '../client/delegated-task';
 import { startPlan } from '../client/plan';
 import { startCodeReviewer, startDeployer, type AgentHandle } from '../demo/agents';
 import { connect, deploy, review, DEPLOY, DIFF } from './lib/baseline';
-import { diff, scrape, serverLatency, type BenchEnv } from './lib/env';
+import { apiPost, diff, scrape, serverLatency, type BenchEnv } from './lib/env';
 import { spansOf, sweep, type Span } from './lib/history';
 import { runIdOf } from './lib/env';
 import { dist, interleaveMany, ROOT, size, type Record } from './lib/runner';
@@ -20,12 +20,16 @@ export interface SeedSample {
   i: number;
 }
 
-/** The bot's wiring: answers questions, approves approvals, and remembers when it acted. */
+/**
+ * The bot's wiring: answers questions through the planner's HTTP API (POST /v1/tasks/<id>/answer,
+ * as a person's tool would), approves at the agent's own approval URL (the out-of-band step of
+ * AUTH_REQUIRED: not the planner's to take), and remembers when it acted.
+ */
 export function wireBot(env: BenchEnv, approvers: Map<string, AgentHandle>, acted: Map<string, number>): void {
   env.bot.onAlert = (a) => {
     if (a.kind === 'input') {
       acted.set(a.workflowId, Date.now());
-      void answerTask(env.client, a.workflowId, { text: 'main' }).catch((e: unknown) => console.error(`bot answer ${a.workflowId}: ${String(e)}`));
+      void apiPost(env, `/v1/tasks/${encodeURIComponent(a.workflowId)}/answer`, { text: 'main' }).catch((e: unknown) => console.error(`bot answer ${a.workflowId}: ${String(e)}`));
     } else if (a.kind === 'auth') {
       const agent = approvers.get(a.workflowId);
       if (!agent) return;
