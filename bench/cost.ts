@@ -3,6 +3,7 @@
 // metric, which follows Temporal Cloud's published rules) while the task runs alone. Four tasks:
 // one that completes at once, one question, one approval, and one-week quiet waits compressed in
 // time (a question polled `inputPoll` 1,008 times; an approval watched through 29 leases).
+import { readFileSync } from 'node:fs';
 import { startDelegatedTask } from '../client/delegated-task';
 import { startCodeReviewer, startDeployer, type AgentHandle } from '../demo/agents';
 import { DEPLOY, DIFF } from './lib/baseline';
@@ -10,6 +11,7 @@ import { actions, diff, settled, sum, type BenchEnv } from './lib/env';
 import { chainHistories, eventTypes, payloadBytes } from './lib/history';
 import { runIdOf } from './lib/env';
 import { size, until, type Record } from './lib/runner';
+import { measureWorkflowModules } from './lib/workflow-modules';
 import { wireBot } from './seed';
 
 interface Cost {
@@ -140,5 +142,10 @@ export async function runCost(env: BenchEnv, record: Record, taskQueue: string):
   const weekMs = 7 * 24 * 3600_000;
   const heartbeats = Math.round(300_000 / Math.min(0.8 * 10_000, 60_000) + (weekMs - 300_000) / Math.min(0.8 * 120_000, 60_000));
   record.add({ section: '4 cost', metric: 'one-week approval wait: heartbeat actions in real time (computed from the SDK throttle; §3 measures the first-lease rate)', unit: 'actions', planner: heartbeats });
+  // What a workflow start costs the worker before its first line runs: evaluating the modules the
+  // workflows import (bench/lib/workflow-modules.ts replays the SDK's per-workflow module cache).
+  const modules = await measureWorkflowModules(200, readFileSync(env.bundle, 'utf8'));
+  record.add({ section: '4 cost', metric: 'worker CPU per workflow start, evaluating the workflow modules (200 starts)', unit: 'ms', planner: modules.p50Ms, note: `p50; mean ${modules.meanMs.toFixed(2)} ms; ${modules.perWorkflow.length} modules per workflow, ${modules.perWorkflow.filter((id) => /zod|schema/.test(id)).length} of them zod or a schema` });
   record.data.cost = costs;
+  record.data.workflowModules = modules;
 }
