@@ -145,7 +145,7 @@ export async function runCost(env: BenchEnv, record: Record, taskQueue: string):
   // What a workflow start costs the worker before its first line runs: evaluating the modules the
   // workflows import (bench/lib/workflow-modules.ts replays the SDK's per-workflow module cache).
   const modules = await measureWorkflowModules(200, readFileSync(env.bundle, 'utf8'));
-  record.add({ section: '4 cost', metric: 'worker CPU per workflow start, evaluating the workflow modules (200 starts)', unit: 'ms', planner: modules.p50Ms, note: `p50; mean ${modules.meanMs.toFixed(2)} ms; ${modules.perWorkflow.length} modules per workflow, ${modules.perWorkflow.filter((id) => /zod|schema/.test(id)).length} of them zod or a schema` });
+  record.add({ section: '4 cost', metric: 'worker CPU per workflow start, evaluating the workflow modules (200 starts)', unit: 'ms', planner: modules.p50Ms, note: `p50; mean ${modules.meanMs.toFixed(2)} ms; ${modules.perWorkflow.length} modules per workflow, ${modules.perWorkflow.filter((id) => /node_modules\/zod\/|a2a\/schema|plans\/schema|delegated-task-input/.test(id)).length} of them zod or a zod schema` });
   record.data.cost = costs;
   record.data.workflowModules = modules;
 }
