@@ -20,8 +20,8 @@ interface Figures {
 }
 
 export async function runAuthWaits(env: BenchEnv, record: Record): Promise<void> {
-  const n = size('BENCH_TASKS', 60, 5);
-  const holdMs = size('BENCH_HOLD_MS', 8_000, 2000);
+  const n = size('BENCH_TASKS', 24, 5);
+  const holdMs = size('BENCH_HOLD_MS', 4_000, 2000);
   // Below the number of waits, so the memory slope is what a wait costs past the workflow cache.
   const cache = size('BENCH_CACHE', 20, 5);
   const approvers = 20;

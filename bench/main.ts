@@ -2,7 +2,8 @@
 // worker and loopback agents, runs each benchmark (BENCH_ONLY=seed,resume,... picks some), prints
 // a markdown table, writes bench/results/<date>-<commit>.json and draws docs/bench-*.svg.
 import { startEnv, startWorker, type BenchWorker } from './lib/env';
-import { machine, Record, writeResults } from './lib/runner';
+import { loadavg } from 'node:os';
+import { machine, Record, size, writeResults } from './lib/runner';
 import { drawCharts } from './charts';
 import { runSeed } from './seed';
 import { runResume } from './resume';
@@ -13,6 +14,19 @@ import { runAuthWaits } from './auth-waits';
 
 const SECTIONS = ['seed', 'resume', 'cost', 'throughput', 'parked', 'auth-waits'] as const;
 type Section = (typeof SECTIONS)[number];
+
+/**
+ * The default sizes (each times BENCH_SCALE, each with its own override), chosen so that the
+ * default run takes under 5 minutes on a quiet 2-core machine; the progress line names them.
+ */
+export const SIZES: { [s in Section]: () => string } = {
+  seed: () => `${size('BENCH_SEED_RUNS', 30, 3)} runs per side at ${process.env.BENCH_SEED_WORK_MS ?? '200,0'} ms of work`,
+  resume: () => `${size('BENCH_RESUME_EVENTS', 200, 10)} events of each kind, ${size('BENCH_RESUME_CONCURRENCY', 8, 1)} at a time`,
+  cost: () => `3 single tasks, ${size('BENCH_WEEK_PERCENT', 25, 1)} % of a quiet week`,
+  throughput: () => `${size('BENCH_TPUT_WINDOWS', 1, 1)} window(s) of ${size('BENCH_TPUT_TASKS', 150, 20)}+ tasks at 20 and 200 in flight`,
+  parked: () => `${size('BENCH_PARKED', 500, 10)} tasks, held ${size('BENCH_PARKED_HOLD_S', 10, 5)} s`,
+  'auth-waits': () => `${size('BENCH_TASKS', 24, 5)} waits per mode, held ${size('BENCH_HOLD_MS', 4000, 2000)} ms`,
+};
 
 // The SDK's agent server logs each error it answers (with a stack); keep the bench's output readable.
 const printError = console.error.bind(console);
@@ -44,15 +58,17 @@ async function main(): Promise<void> {
     process.exit(2);
   }, limitS * 1000);
   watchdog.unref();
+  console.error(`bench: [${((Date.now() - t0) / 1000).toFixed(0)} s] dev server, workflow bundle, API and bot ready`);
   try {
     worker = await startWorker(env, queue);
     const run = async (name: Section, fn: () => Promise<void>): Promise<void> => {
       if (!only.includes(name)) return;
       const t = Date.now();
-      console.error(`bench: ${name}...`);
+      const elapsed = (): string => `${((Date.now() - t0) / 1000).toFixed(0)} s`;
+      console.error(`bench: [${elapsed()}] ${name}: ${SIZES[name]()}...`);
       await fn();
       record.timings[name] = (Date.now() - t) / 1000;
-      console.error(`bench: ${name} done in ${record.timings[name]!.toFixed(0)} s`);
+      console.error(`bench: [${elapsed()}] ${name} done in ${record.timings[name]!.toFixed(0)} s (load ${loadavg()[0]!.toFixed(1)})`);
     };
     const w = worker;
     await run('seed', () => runSeed(env, record, queue));

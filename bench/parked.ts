@@ -17,8 +17,8 @@ export interface MemorySample {
 }
 
 export async function runParked(env: BenchEnv, record: Record, taskQueue: string, worker: BenchWorker): Promise<void> {
-  const n = size('BENCH_PARKED', 1000, 10);
-  const holdS = size('BENCH_PARKED_HOLD_S', 15, 5);
+  const n = size('BENCH_PARKED', 500, 10);
+  const holdS = size('BENCH_PARKED_HOLD_S', 10, 5);
   const startsInFlight = 20;
   const reviewer = await startCodeReviewer();
   const deployer = await startDeployer();

@@ -17,6 +17,8 @@ export interface DevServerOptions {
   log?: (line: string) => void;
   /** Dynamic config for dispatch latency; default DISPATCH_TUNING ({} gives the server's own defaults). */
   dispatchTuning?: Readonly<Record<string, number | string>>;
+  /** Serve Prometheus metrics (requests, latencies, the `action` metric) on this port (the bench reads them). */
+  metricsPort?: number;
 }
 
 export interface DevServer {
@@ -24,6 +26,8 @@ export interface DevServer {
   uiUrl?: string;
   namespace: string;
   pid: number;
+  /** http://ip:metricsPort/metrics when metricsPort was given. */
+  metricsUrl?: string;
   stop(): Promise<void>;
 }
 
@@ -57,7 +61,7 @@ export const DISPATCH_TUNING: Readonly<Record<string, number | string>> = {
 };
 
 export function devServerArgs(
-  o: Required<Pick<DevServerOptions, 'dbFile' | 'ip' | 'namespace'>> & { port: number; uiPort: number | false; dispatchTuning?: Readonly<Record<string, number | string>> },
+  o: Required<Pick<DevServerOptions, 'dbFile' | 'ip' | 'namespace'>> & { port: number; uiPort: number | false; dispatchTuning?: Readonly<Record<string, number | string>>; metricsPort?: number },
 ): string[] {
   const args = ['server', 'start-dev', '--ip', o.ip, '--port', String(o.port), '--namespace', o.namespace, '--db-filename', o.dbFile];
   args.push('--sqlite-pragma', 'journal_mode=WAL', '--sqlite-pragma', 'synchronous=OFF');
@@ -68,6 +72,7 @@ export function devServerArgs(
   args.push('--log-level', 'warn');
   if (o.uiPort === false) args.push('--headless');
   else args.push('--ui-port', String(o.uiPort));
+  if (o.metricsPort) args.push('--metrics-port', String(o.metricsPort));
   return args;
 }
 
@@ -120,7 +125,7 @@ async function startOnce(opts: DevServerOptions): Promise<DevServer> {
   const namespace = opts.namespace ?? 'default';
   mkdirSync(dirname(opts.dbFile), { recursive: true });
   const out = opts.logFile ? openSync(opts.logFile, 'a') : 'ignore';
-  const child = spawn(bin, devServerArgs({ dbFile: opts.dbFile, ip, port, uiPort, namespace, dispatchTuning: opts.dispatchTuning }), {
+  const child = spawn(bin, devServerArgs({ dbFile: opts.dbFile, ip, port, uiPort, namespace, dispatchTuning: opts.dispatchTuning, metricsPort: opts.metricsPort }), {
     stdio: ['ignore', out, out],
   });
   if (typeof out === 'number') closeSync(out);
@@ -140,7 +145,8 @@ async function startOnce(opts: DevServerOptions): Promise<DevServer> {
     throw err;
   }
   if (child.pid === undefined) throw new Error('Temporal dev server has no pid');
-  return { address, uiUrl: uiPort === false ? undefined : `http://${ip}:${uiPort}`, namespace, pid: child.pid, stop };
+  const metricsUrl = opts.metricsPort ? `http://${ip}:${opts.metricsPort}/metrics` : undefined;
+  return { address, uiUrl: uiPort === false ? undefined : `http://${ip}:${uiPort}`, namespace, pid: child.pid, ...(metricsUrl ? { metricsUrl } : {}), stop };
 }
 
 /**

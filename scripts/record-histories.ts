@@ -188,6 +188,12 @@ export const scenarios: Scenario[] = [
       ),
   },
   {
+    name: 'approval-slow-agent',
+    what: 'one approval, the agent working 620 ms after it (longer than the watch\'s 200 ms coalesce): WORKING is reported before COMPLETED',
+    run: (ctx, id) =>
+      withAgent(startDeployer({ workMs: 600 }), async (a) => approveRounds(ctx, await ctx.start(id, { agent: deployer(a), message: { text: DEPLOY } }), a, 1)),
+  },
+  {
     name: 'two-approvals',
     what: 'two AUTH_REQUIRED rounds on one task, each alerted and approved, streaming',
     run: (ctx, id) =>

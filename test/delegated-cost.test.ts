@@ -9,10 +9,11 @@ const suite = plannerSuite('cost');
 let reviewer: AgentHandle;
 let instant: AgentHandle;
 let deployer: AgentHandle;
+let slowDeployer: AgentHandle;
 beforeAll(async () => {
-  [reviewer, instant, deployer] = await Promise.all([startCodeReviewer(), startCodeReviewer({ questions: 0 }), startDeployer()]);
+  [reviewer, instant, deployer, slowDeployer] = await Promise.all([startCodeReviewer(), startCodeReviewer({ questions: 0 }), startDeployer(), startDeployer({ workMs: 600 })]);
 });
-afterAll(() => Promise.all([reviewer?.close(), instant?.close(), deployer?.close()]));
+afterAll(() => Promise.all([reviewer?.close(), instant?.close(), deployer?.close(), slowDeployer?.close()]));
 
 async function costOf(workflowId: string): Promise<{ events: number; types: Record<string, number> }> {
   const history = await suite.client.workflow.getHandle(workflowId).fetchHistory();
@@ -41,6 +42,23 @@ it('an instant task, one question and one approval stay within their event budge
   expect(c3.events).toBeLessThanOrEqual(21);
   expect(c3.types.WorkflowExecutionSignaled ?? 0).toBe(0); // approval to completion needs no signal
   for (const c of [c1, c2, c3]) expect(c.types.WorkflowTaskFailed ?? 0).toBe(0); // no signal races the watch's end
+});
+
+it('keeps the approval round\'s watch while the agent works on after the approval', async () => {
+  // The deploy takes 620 ms after the approval, longer than the watch's 200 ms coalesce window: the
+  // watch reports WORKING first, then COMPLETED. Restarting it there cost a watch and ~12 events.
+  const waits = await suite.start({ agent: { name: 'deployer', url: slowDeployer.baseUrl }, message: { text: DEPLOY } });
+  const a = await waitForStatus(waits, (x) => x.waitingOn === 'operator', 'AUTH_REQUIRED');
+  await eventually(() => suite.sink.forWorkflow(waits.workflowId)[0], 'the auth alert');
+  await slowDeployer.approve(a.taskId!);
+  expect((await waits.result()).state).toBe('TASK_STATE_COMPLETED');
+  const history = await suite.client.workflow.getHandle(waits.workflowId).fetchHistory();
+  const activities = history.events!.flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType?.name] : []));
+  expect(activities).toEqual(['sendMessage', 'watchRemoteTask']);
+  // 21 as with a quick agent; + 5 for the WORKING the watch reports after its coalesce window
+  // (signal, workflow task, the inbox's upsert); + 2 for the patch that keeps the watch (its
+  // marker and the TemporalChangeVersion upsert Core adds to every patch). 33 with the restart.
+  expect(history.events!.length).toBeLessThanOrEqual(28);
 });
 
 itReplaysItsHistories(suite);

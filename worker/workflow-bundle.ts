@@ -1,6 +1,7 @@
 // The workflow code, bundled once with webpack before the workers start. The bundler's logger is
 // quiet on success (webpack's asset table is noise to someone starting the planner) and still
-// shows its errors.
+// shows its errors. Every bundle of the planner's workflows (worker, tests, bench, images,
+// cluster, recorded histories) is made here, so they are all the same code.
 import { bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
 
 const quietBundlerLogger = {
@@ -13,6 +14,11 @@ const quietBundlerLogger = {
 };
 
 export async function bundlePlannerWorkflows(): Promise<WorkflowBundle> {
-  const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger: quietBundlerLogger });
+  const { code } = await plannerBundle();
   return { code };
+}
+
+/** The bundle with its source map (what the tests and the bench write to a file). */
+export function plannerBundle(logger: Parameters<typeof bundleWorkflowCode>[0]['logger'] = quietBundlerLogger): ReturnType<typeof bundleWorkflowCode> {
+  return bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger });
 }

@@ -1,5 +1,7 @@
 // The delegated task's input and output: zod is the single source of these types. Parsed at the edge
-// (API, CLI) and again when the workflow starts, so a bad start from the Temporal UI fails clearly.
+// (API, CLI); the workflow checks it again when it starts (delegated-task-check.ts: plain code for
+// input parsed here already, this schema for anything else), so a bad start from the Temporal UI
+// fails clearly. Workflow code must not import this module's values at the top (see schemas.ts).
 import type { Duration as TemporalDuration } from '@temporalio/common';
 import { z } from 'zod';
 import { AgentCardSchema, type Artifact, type Message, type TaskState } from '../a2a/schema';

@@ -21,14 +21,13 @@ import {
 import type { Duration } from '@temporalio/common';
 import { msToNumber } from '@temporalio/common/lib/time';
 import type { PlannerActivities, WatchResult } from '../activities';
-import { describeIssues } from '../a2a/validate';
 import {
   type DeadlinePolicy,
   type DelegatedTask,
   type DelegatedTaskInput,
   type DelegatedTaskResult,
-  DelegatedTaskInputSchema,
 } from './delegated-task-input';
+import { checkDelegatedTaskInput } from './delegated-task-check';
 import {
   type Answer,
   type AnswerResult,
@@ -50,6 +49,11 @@ import { legacyDelegatedTask } from './v1/delegated-task';
 
 /** Histories begun before this marker run the frozen v1 code (workflows/v1/). */
 export const V2_PATCH = 'delegated-task-v2';
+/**
+ * The watch of an approval round is kept through AUTH_REQUIRED → WORKING: restarting it dropped the
+ * terminal state it may already hold and cost a new subscription and ~12 history events per approval.
+ */
+export const KEEP_WATCH_PATCH = 'keep-watch-after-approval';
 
 type Acts = PlannerActivities;
 type AlertKind = 'input' | 'auth' | 'unreachable' | 'unresolved';
@@ -523,7 +527,9 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput, carry?: Del
   /** SUBMITTED / WORKING: watch until the task needs us. */
   const awaitProgress = async (): Promise<void> => {
     beginWait(`progress:${s.task.state}`);
-    if (!s.watch || s.watch.done || s.watch.round !== undefined) {
+    // A running watch of this task serves the progress wait too, the approval round's included (the
+    // patch is asked only then, so a task without that case records no marker).
+    if (!s.watch || s.watch.done || (s.watch.round !== undefined && !patched(KEEP_WATCH_PATCH))) {
       await stopWatch();
       startWatch();
     }
@@ -646,15 +652,15 @@ function finish(agentName: string, task: RemoteTask): DelegatedTaskResult {
 }
 
 function parseInput(raw: DelegatedTaskInput): DelegatedTask {
-  const parsed = DelegatedTaskInputSchema.safeParse(raw);
-  if (!parsed.success) {
+  const checked = checkDelegatedTaskInput(raw);
+  if (!checked.ok) {
     throw ApplicationFailure.create({
       type: 'InvalidInput',
       nonRetryable: true,
-      message: `invalid DelegatedTaskWorkflow input: ${describeIssues(parsed.error, raw)}`,
+      message: `invalid DelegatedTaskWorkflow input: ${checked.problem}`,
     });
   }
-  return parsed.data;
+  return checked.task;
 }
 
 function clipWaitText(text: string): string {

@@ -20,10 +20,12 @@ import {
 } from '@temporalio/workflow';
 import { describeIssues } from '../a2a/validate';
 import { checkPlan, resolveInputs } from '../plans/check';
-import { PlanRunInputSchema, type PlanRunInput, type Step } from '../plans/schema';
+import type { PlanRunInput, Step } from '../plans/schema';
 import { SubstitutionError, render, renderData, type StepOutput } from '../plans/template';
 import { DelegatedTaskWorkflow } from './delegated-task';
-import { DelegatedTaskInputSchema, type DelegatedTaskInput, type DelegatedTaskResult } from './delegated-task-input';
+import type { DelegatedTaskInput, DelegatedTaskResult } from './delegated-task-input';
+import { checkDelegatedTaskInput } from './delegated-task-check';
+import { a2aSchemas, planSchemas } from './schemas';
 import { answerSignal, type DelegatedTaskStatus, type WaitingOn } from './delegated-task-messages';
 import { describeFailure } from './failure-cause';
 import {
@@ -42,7 +44,7 @@ import {
   type StepStatus,
 } from './plan-messages';
 import { A2aAgent, A2aTaskState, PlanId, PlannerWaitingOn, PlannerWaitingSince } from './search-attributes';
-import { MessageSchema, type Artifact, type Message, type Part, type TaskStatus } from '../a2a/schema';
+import type { Artifact, Message, Part, TaskStatus } from '../a2a/schema';
 
 const ENDED: ReadonlySet<StepState> = new Set(['completed', 'failed', 'cancelled', 'skipped']);
 const URGENCY: WaitingOn[] = ['human', 'operator'];
@@ -290,7 +292,7 @@ class PlanTaskRecord {
       },
       {
         validator: ({ message }) => {
-          const parsed = MessageSchema.safeParse(message);
+          const parsed = a2aSchemas().MessageSchema.safeParse(message);
           if (!parsed.success) throw new Error(`the message is not valid: ${describeIssues(parsed.error, message)}`);
           if (this.received.has(message.messageId)) return;
           const asked = planTaskState(s.status());
@@ -314,7 +316,7 @@ function answerOf(parts: Part[]): { text?: string; data?: unknown } {
 function parseA2a(raw: unknown): PlanA2aInput | undefined {
   const a2a = (raw as { a2a?: unknown } | null)?.a2a as { contextId?: unknown; message?: unknown } | undefined;
   if (a2a === undefined) return undefined;
-  const message = MessageSchema.safeParse(a2a.message);
+  const message = a2aSchemas().MessageSchema.safeParse(a2a.message);
   if (typeof a2a.contextId !== 'string' || a2a.contextId === '' || !message.success) {
     throw ApplicationFailure.create({ type: 'InvalidPlan', nonRetryable: true, message: 'invalid PlanWorkflow input: a2a needs a contextId and the upstream message' });
   }
@@ -477,15 +479,13 @@ function taskInput(input: PlanRunInput, step: Step, planId: string, outputs: Rec
     },
   };
   // The child starts with fully parsed input (defaults filled in), like every delegated task.
-  const parsed = DelegatedTaskInputSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw ApplicationFailure.create({ type: 'InvalidInput', nonRetryable: true, message: `step ${step.id}: ${describeIssues(parsed.error, raw)}` });
-  }
-  return parsed.data;
+  const checked = checkDelegatedTaskInput(raw);
+  if (!checked.ok) throw ApplicationFailure.create({ type: 'InvalidInput', nonRetryable: true, message: `step ${step.id}: ${checked.problem}` });
+  return checked.task;
 }
 
 function parseInput(raw: PlanRunInput): PlanRunInput {
-  const parsed = PlanRunInputSchema.safeParse(raw);
+  const parsed = planSchemas().PlanRunInputSchema.safeParse(raw);
   const invalid = (why: string): never => {
     throw ApplicationFailure.create({ type: 'InvalidPlan', nonRetryable: true, message: `invalid PlanWorkflow input: ${why}` });
   };

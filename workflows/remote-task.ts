@@ -1,6 +1,10 @@
 // What the workflow knows of the remote task, merged from every observation. Pure and deterministic.
-import { isTerminal, type Artifact, type TaskState } from '../a2a/schema';
+import type { Artifact, TaskState } from '../a2a/schema';
 import type { Observation, WaitingOn } from './delegated-task-messages';
+
+// The terminal states (a2a/schema.ts TERMINAL_STATES), here so that the workflow bundle does not evaluate
+// the A2A schemas at every workflow start (see schemas.ts).
+const TERMINAL: readonly TaskState[] = ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED'];
 
 /** A cheap fingerprint of the artifacts, so a watch can tell the workflow's view from a newer one. */
 export function artifactKey(artifacts: Artifact[]): string {
@@ -71,7 +75,7 @@ export class RemoteTask {
   }
 
   get terminal(): boolean {
-    return this.state !== undefined && isTerminal(this.state);
+    return this.state !== undefined && TERMINAL.includes(this.state);
   }
 
   get artifactList(): Artifact[] {

@@ -1,21 +1,25 @@
 // What every benchmark runs on: one Temporal dev server (the embedded default, DISPATCH_TUNING,
 // plus a Prometheus endpoint for request and action counts), a prebuilt workflow bundle, the
-// planner's worker as a child process (its own pid for RSS and CPU), a client, and a bot that
-// answers and approves the instant the planner alerts.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// planner's worker as a child process (its own pid for RSS and CPU), a client, the planner's HTTP
+// API in this process, and a bot that answers (through the API) and approves the instant the
+// planner alerts. The dev server and the worker start the way the tests and `npm run temporal` start them.
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { Client } from '@temporalio/client';
 import { connectClient, temporalTarget } from '../../worker/temporal-connection';
-import { bundleWorkflowCode } from '@temporalio/worker';
-import { devServerArgs, freePort, isServing } from '../../scripts/dev-server';
-import { ensureTemporalCli } from '../../scripts/temporal-cli';
+import pino from 'pino';
+import { freePort, startDevServer } from '../../scripts/dev-server';
+import { startServer as startApi } from '../../server/main';
+import { spawnWorker } from '../../worker/child-process';
+import { plannerBundle } from '../../worker/workflow-bundle';
 import { payloadSettings, plannerDataConverter } from '../../payloads/data-converter';
 import { loadConfig } from '../../worker/config';
-import { ROOT, sleep, until } from './runner';
+import { sleep } from './runner';
 
 // ---------------------------------------------------------------------------------------------
 // Processes: RSS and CPU from /proc.
@@ -40,7 +44,8 @@ export function cpuMs(pid: number): number {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The dev server, started like scripts/dev-server.ts does, plus --metrics-port.
+// The dev server (scripts/dev-server.ts, as `npm run temporal` and the tests start it), plus a
+// Prometheus endpoint for request and action counts.
 
 export interface BenchServer {
   address: string;
@@ -50,33 +55,14 @@ export interface BenchServer {
 }
 
 export async function startServer(dir: string): Promise<BenchServer> {
-  const bin = await ensureTemporalCli((l) => console.error(l));
-  const ip = '127.0.0.1';
-  const [port, metricsPort] = [await freePort(ip), await freePort(ip)];
-  const args = devServerArgs({ dbFile: join(dir, 'temporal.sqlite'), ip, port, uiPort: false, namespace: 'default' });
-  args.push('--metrics-port', String(metricsPort));
-  const out = openSync(join(dir, 'temporal.log'), 'a');
-  const child = spawn(bin, args, { stdio: ['ignore', out, out] });
-  closeSync(out);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async (): Promise<void> => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-    await exited;
-    clearTimeout(timer);
-  };
-  const address = `${ip}:${port}`;
-  try {
-    await until('the dev server', async () => {
-      if (child.exitCode !== null) throw new Error(`dev server exited with ${child.exitCode}; see ${dir}/temporal.log`);
-      return isServing(address);
-    }, 60_000, 200);
-  } catch (err) {
-    await stop();
-    throw err;
-  }
-  return { address, pid: child.pid!, metricsUrl: `http://${ip}:${metricsPort}/metrics`, stop };
+  const server = await startDevServer({
+    dbFile: join(dir, 'temporal.sqlite'),
+    uiPort: false,
+    logFile: join(dir, 'temporal.log'),
+    metricsPort: await freePort(),
+    log: (l) => console.error(l),
+  });
+  return { address: server.address, pid: server.pid, metricsUrl: server.metricsUrl!, stop: () => server.stop() };
 }
 
 /** The server's Prometheus counters, as `name{labels}` → value. */
@@ -163,9 +149,8 @@ export interface BenchWorker {
 export async function startWorker(env: BenchEnv, taskQueue: string, extra: Record<string, string> = {}): Promise<BenchWorker> {
   // BENCH_WORKER_PROFILE=<dir>: the worker writes V8 CPU profiles (main thread and workflow thread) there on exit.
   const profile = process.env.BENCH_WORKER_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_WORKER_PROFILE}`] : [];
-  const child = spawn(process.execPath, [...profile, '--require', 'tsx/cjs', join(ROOT, 'worker', 'main.ts')], {
-    cwd: ROOT,
-    env: {
+  const worker = await spawnWorker(
+    {
       ...process.env,
       TEMPORAL_ADDRESS: env.server.address,
       TEMPORAL_NAMESPACE: 'default',
@@ -177,30 +162,10 @@ export async function startWorker(env: BenchEnv, taskQueue: string, extra: Recor
       PLANNER_ALERT_WEBHOOK_URL: env.bot.url,
       ...extra,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`worker did not start in 60 s:\n${out}`));
-    }, 60_000);
-    const onData = (b: Buffer): void => {
-      out = (out + b.toString()).slice(-65_536);
-      if (out.includes('worker running')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`worker exited with ${code}:\n${out}`));
-    });
-  });
-  // Keep draining its output (info logs per alert) so the pipe never blocks it.
+    profile,
+  );
+  // Keep draining its output (info logs per alert) so the pipe never blocks it; show its errors.
+  const { child } = worker;
   child.stdout!.removeAllListeners('data');
   child.stderr!.removeAllListeners('data');
   child.stdout!.resume();
@@ -208,16 +173,7 @@ export async function startWorker(env: BenchEnv, taskQueue: string, extra: Recor
     const s = b.toString();
     if (/"level":(50|60)/.test(s)) process.stderr.write(s);
   });
-  return {
-    pid: child.pid!,
-    child,
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
+  return { pid: worker.pid, child, stop: () => worker.stop() };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -274,22 +230,38 @@ export interface BenchEnv {
   blobDir: string;
   client: Client;
   bot: Bot;
+  /** The planner's HTTP API (`planner serve`, in this process on loopback), where the bot answers. */
+  api: { url: string; token: string };
   close(): Promise<void>;
 }
 
 const quiet = { trace() {}, debug() {}, info() {}, warn() {}, error: (m: string) => console.error(m), log() {} };
+
+/** POST to the planner's API; throws with the API's own error message unless it answers 2xx. */
+export async function apiPost(env: BenchEnv, path: string, body: unknown): Promise<unknown> {
+  const res = await fetch(`${env.api.url}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${env.api.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const out = (await res.json()) as unknown;
+  if (!res.ok) throw new Error(`POST ${path}: ${res.status} ${JSON.stringify(out)}`);
+  return out;
+}
 
 export async function startEnv(): Promise<BenchEnv> {
   const dir = mkdtempSync(join(tmpdir(), 'a2a-planner-bench-'));
   const server = await startServer(dir);
   try {
     const bundle = join(dir, 'bundle.js');
-    writeFileSync(bundle, (await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: quiet })).code);
+    writeFileSync(bundle, (await plannerBundle(quiet)).code);
     const blobDir = join(dir, 'blobs');
     const connection = await connectClient(temporalTarget({ TEMPORAL_ADDRESS: server.address, TEMPORAL_NAMESPACE: 'default' }, {}));
-    const dataConverter = plannerDataConverter(payloadSettings(loadConfig({ PLANNER_BLOB_DIR: blobDir })));
-    const client = new Client({ connection, namespace: 'default', dataConverter });
+    const token = randomBytes(24).toString('hex');
+    const config = loadConfig({ PLANNER_BLOB_DIR: blobDir, PLANNER_API_TOKEN: token, TEMPORAL_ADDRESS: server.address });
+    const client = new Client({ connection, namespace: 'default', dataConverter: plannerDataConverter(payloadSettings(config)) });
     const bot = await startBot();
+    const api = await startApi({ config, temporal: client, logger: pino({ level: 'error' }), host: '127.0.0.1', port: 0 });
     return {
       dir,
       server,
@@ -297,7 +269,9 @@ export async function startEnv(): Promise<BenchEnv> {
       blobDir,
       client,
       bot,
+      api: { url: api.url, token },
       async close() {
+        await api.close();
         await bot.close();
         await connection.close();
         await server.stop();

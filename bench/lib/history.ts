@@ -1,21 +1,9 @@
 // Reading workflow histories: event counts, payload bytes, and where the wall time of a run went.
-import type { Client } from '@temporalio/client';
+import type { History, HistoryEvent } from '../../client/history';
 
-export type History = Awaited<ReturnType<ReturnType<Client['workflow']['getHandle']>['fetchHistory']>>;
-export type HistoryEvent = NonNullable<History['events']>[number];
+export { chainHistories, eventTypes, typeOf, type History, type HistoryEvent } from '../../client/history';
 
 export const eventMs = (e: HistoryEvent): number => Number(e.eventTime?.seconds ?? 0) * 1000 + (e.eventTime?.nanos ?? 0) / 1e6;
-
-export function typeOf(e: HistoryEvent): string {
-  const name = Object.keys(e).find((k) => k.endsWith('EventAttributes') && (e as Record<string, unknown>)[k])?.replace(/EventAttributes$/, '') ?? 'unknown';
-  return name.charAt(0).toUpperCase() + name.slice(1);
-}
-
-export function eventTypes(h: History): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const e of h.events ?? []) counts[typeOf(e)] = (counts[typeOf(e)] ?? 0) + 1;
-  return counts;
-}
 
 /** Bytes of every payload (data + metadata) recorded in the history. */
 export function payloadBytes(h: History): number {
@@ -37,17 +25,6 @@ export function payloadBytes(h: History): number {
   return total;
 }
 
-/** Every run of a continue-as-new chain, first run first. */
-export async function chainHistories(client: Client, workflowId: string, firstRunId: string): Promise<History[]> {
-  const runs: History[] = [];
-  for (let runId: string | undefined = firstRunId; runId && runs.length < 1000; ) {
-    const history: History = await client.workflow.getHandle(workflowId, runId).fetchHistory();
-    runs.push(history);
-    const last = history.events?.[history.events.length - 1];
-    runId = last?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
-  }
-  return runs;
-}
 
 export interface Span {
   category: string;

@@ -1,6 +1,6 @@
 // What workflow suites need: a client on the run's dev server, and the planner's workers on a task
 // queue of the suite's own, in-process or in a child process that a test can SIGKILL.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Client } from '@temporalio/client';
@@ -10,8 +10,7 @@ import { installRuntime } from '../../worker/logger';
 import { loadConfig, type PlannerConfig } from '../../worker/config';
 import { connectClient as connect, temporalTarget } from '../../worker/temporal-connection';
 import { createPlannerWorkers, type PlannerWorkers } from '../../worker/workers';
-
-const ROOT = join(__dirname, '..', '..');
+import { spawnWorker } from '../../worker/child-process';
 
 export function testEnv(): { address: string; namespace: string; bundle: string; blobDir: string } {
   const address = process.env.TEMPORAL_ADDRESS;
@@ -75,39 +74,6 @@ export interface ChildWorker {
 
 /** The real worker entry (worker/main.ts) in a child process, ready once it says so. */
 export async function startChildWorker(taskQueue: string, extra: Record<string, string> = {}): Promise<ChildWorker> {
-  // node itself (not the tsx CLI, which would sit between us and the worker and outlive a SIGKILL).
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', join(ROOT, 'worker', 'main.ts')], {
-    cwd: ROOT,
-    env: { ...process.env, ...plannerEnv(taskQueue, { PLANNER_LOG_LEVEL: 'info', ...extra }) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL'); // never leave a half-started worker behind
-      reject(new Error(`child worker did not start in 60 s:\n${out}`));
-    }, 60_000);
-    const onData = (b: Buffer): void => {
-      out = (out + b.toString()).slice(-65_536);
-      if (out.includes('worker running')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`child worker exited with ${code}:\n${out}`));
-    });
-  });
-  return {
-    child,
-    output: () => out,
-    async kill(signal) {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      await exited;
-    },
-  };
+  const worker = await spawnWorker({ ...process.env, ...plannerEnv(taskQueue, { PLANNER_LOG_LEVEL: 'info', ...extra }) });
+  return { child: worker.child, output: worker.output, kill: (signal) => worker.stop(signal) };
 }

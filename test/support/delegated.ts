@@ -47,27 +47,4 @@ export async function replayAll(client: Client, workflowIds: string[]): Promise<
 export const DIFF = 'Please review this diff of payments-api:\n+const retries = 3;';
 export const DEPLOY = 'Deploy build 2026.10.06-1 to staging';
 
-/** Every run's history in a continue-as-new chain, first run first. */
-type History = Awaited<ReturnType<TaskHandle['fetchHistory']>>;
-
-export async function chainHistories(client: Client, workflowId: string, firstRunId: string): Promise<History[]> {
-  const runs: History[] = [];
-  for (let runId: string | undefined = firstRunId; runId && runs.length < 1000; ) {
-    const history: History = await client.workflow.getHandle(workflowId, runId).fetchHistory();
-    runs.push(history);
-    const last = history.events?.[history.events.length - 1];
-    runId = last?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
-  }
-  return runs;
-}
-
-/** How many events of each type a history holds, e.g. { WorkflowExecutionSignaled: 2 }. */
-export function eventTypes(history: History): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const e of history.events ?? []) {
-    const name = Object.keys(e).find((k) => k.endsWith('EventAttributes'))?.replace(/EventAttributes$/, '') ?? 'unknown';
-    const type = name.charAt(0).toUpperCase() + name.slice(1);
-    counts[type] = (counts[type] ?? 0) + 1;
-  }
-  return counts;
-}
+export { chainHistories, eventTypes } from '../../client/history';

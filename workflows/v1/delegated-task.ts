@@ -21,9 +21,8 @@ import {
   type DelegatedTaskInput,
   type DeadlinePolicy,
   type DelegatedTaskResult,
-  DelegatedTaskInputSchema,
 } from '../delegated-task-input';
-import { describeIssues } from '../../a2a/validate';
+import { checkDelegatedTaskInput } from '../delegated-task-check';
 import {
   type Answer,
   type AnswerResult,
@@ -353,15 +352,15 @@ function finish(agentName: string, task: RemoteTask): DelegatedTaskResult {
 }
 
 function parseInput(raw: DelegatedTaskInput): DelegatedTask {
-  const parsed = DelegatedTaskInputSchema.safeParse(raw);
-  if (!parsed.success) {
+  const checked = checkDelegatedTaskInput(raw);
+  if (!checked.ok) {
     throw ApplicationFailure.create({
       type: 'InvalidInput',
       nonRetryable: true,
-      message: `invalid DelegatedTaskWorkflow input: ${describeIssues(parsed.error, raw)}`,
+      message: `invalid DelegatedTaskWorkflow input: ${checked.problem}`,
     });
   }
-  return parsed.data;
+  return checked.task;
 }
 
 function describeWait(agent: string, task: RemoteTask, waitingOn: string, turn: number): string {

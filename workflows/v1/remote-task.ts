@@ -1,6 +1,10 @@
 // FROZEN: the v1 RemoteTask, used only by workflows/v1/delegated-task.ts (replay of v1 histories).
-import { isTerminal, type Artifact, type TaskState } from '../../a2a/schema';
+import type { Artifact, TaskState } from '../../a2a/schema';
 import type { Observation, WaitingOn } from '../delegated-task-messages';
+
+// The terminal states (a2a/schema.ts TERMINAL_STATES), here so that the workflow bundle does not evaluate
+// the A2A schemas at every workflow start (see schemas.ts).
+const TERMINAL: readonly TaskState[] = ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED'];
 
 export class RemoteTask {
   taskId?: string;
@@ -15,7 +19,7 @@ export class RemoteTask {
   private readonly artifacts = new Map<string, Artifact>();
 
   get terminal(): boolean {
-    return this.state !== undefined && isTerminal(this.state);
+    return this.state !== undefined && TERMINAL.includes(this.state);
   }
 
   get artifactList(): Artifact[] {
