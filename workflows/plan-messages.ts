@@ -1,6 +1,6 @@
 // PlanWorkflow's message-passing surface, shared by the workflow, its children and clients.
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { Artifact, Message, Task, TaskState } from '../a2a/schema';
+import type { Artifact, AuthenticationInfo, Message, Task, TaskState } from '../a2a/schema';
 import type { Answer, DelegatedTaskStatus, WaitingOn } from './delegated-task-messages';
 
 /**
@@ -84,6 +84,8 @@ export interface PlanA2aInput {
   contextId: string;
   /** The upstream's first message, as received (wire form), with taskId and contextId filled in. */
   message: Message;
+  /** A webhook given inline with the first message (configuration.taskPushNotificationConfig). */
+  pushConfigs?: Array<Omit<UpstreamPushConfig, 'id'>>;
 }
 
 export interface PlanTaskState {
@@ -165,3 +167,16 @@ export interface UpstreamMessageResult {
 export const upstreamMessageUpdate = defineUpdate<UpstreamMessageResult, [UpstreamMessage]>('upstreamMessage');
 /** The plan as an A2A task; null for a plan not started over A2A. */
 export const planTaskQuery = defineQuery<PlanTask | null>('a2aTask');
+
+/** A webhook an upstream caller registered for the plan's task (its id assigned by the plan). */
+export interface UpstreamPushConfig {
+  id: string;
+  url: string;
+  token?: string;
+  authentication?: AuthenticationInfo;
+}
+export const createPushConfigUpdate = defineUpdate<UpstreamPushConfig, [Omit<UpstreamPushConfig, 'id'>]>('createPushConfig');
+/** Idempotent: deleting a config that is not there succeeds (spec §3.1.10); the result says whether one was. */
+export const deletePushConfigUpdate = defineUpdate<{ deleted: boolean }, [{ id: string }]>('deletePushConfig');
+/** The task's push configs, in creation order; [] for a plan with no push support (started before it). */
+export const pushConfigsQuery = defineQuery<UpstreamPushConfig[]>('a2aPushConfigs');

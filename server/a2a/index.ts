@@ -7,7 +7,7 @@ import express, { type ErrorRequestHandler, type Request, type RequestHandler } 
 import { jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import type { AgentCard } from '../../a2a/schema';
 import type { ApiContext } from '../context';
-import { requireBearer, type AuthSettings } from '../auth';
+import { principalOfResponse, requireBearer, type AuthSettings } from '../auth';
 import { PlannerRequestHandler, requestScope } from './handler';
 import { PLAN_DOCUMENT_SKILL, agentUrlsFrom, planSkills, type PlanSkill } from './plans';
 
@@ -26,7 +26,7 @@ export function agentCard(baseUrl: string, skills: PlanSkill[]): AgentCard {
       { url: `${baseUrl}${JSONRPC_PATH}`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
       { url: `${baseUrl}${REST_PATH}`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
     ],
-    capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: false },
+    capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: false },
     defaultInputModes: ['text/plain', 'application/json'],
     defaultOutputModes: ['application/json', 'text/plain'],
     skills: [...skills.map((s) => s.skill), PLAN_DOCUMENT_SKILL],
@@ -64,11 +64,11 @@ export function a2aRouter(ctx: ApiContext, auth: AuthSettings, env: NodeJS.Proce
     res.send(body);
   });
 
-  // A stream follows the plan only while its caller is connected.
+  // A stream follows the plan only while its caller is connected; every call sees only its caller's tasks.
   const scoped: RequestHandler = (req, res, next) => {
     const ac = new AbortController();
     res.on('close', () => ac.abort());
-    requestScope.run({ signal: ac.signal }, () => next());
+    requestScope.run({ signal: ac.signal, principal: principalOfResponse(res.locals) }, () => next());
   };
   const bearer = requireBearer(auth);
   const limit = ctx.config.PLANNER_API_BODY_LIMIT;

@@ -1,0 +1,57 @@
+// Delivers one push notification of the planner's own A2A task to an upstream caller's webhook
+// (spec §4.3.3): POST of one StreamResponse in HTTP+JSON form, with the caller's credentials.
+// Temporal retries it with backoff; every attempt carries the same Idempotency-Key, so a receiver
+// recognises a retried or replayed delivery.
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { ApplicationFailure } from '@temporalio/common';
+import type { Logger } from 'pino';
+import { request } from 'undici';
+import { isLinkLocalAddress, webhookUrlProblem } from '../a2a/webhook-url';
+import type { AuthenticationInfo } from '../a2a/schema';
+
+export interface UpstreamPushInput {
+  /** The config's id (for logs) and where to POST. */
+  configId: string;
+  url: string;
+  token?: string;
+  authentication?: AuthenticationInfo;
+  /** One StreamResponse: {statusUpdate} or {artifactUpdate}. */
+  body: object;
+  /** <task id>/<event>/<config id>: the same for every attempt at the same change. */
+  idempotencyKey: string;
+}
+
+const TIMEOUT_MS = 15_000;
+
+export function createDeliverUpstreamPush(logger: Logger) {
+  return async function deliverUpstreamPush(input: UpstreamPushInput): Promise<{ status: number }> {
+    const refused = (why: string) => ApplicationFailure.create({ type: 'WebhookUrlRefused', nonRetryable: true, message: `push config ${input.configId}: ${why}` });
+    const problem = webhookUrlProblem(input.url);
+    if (problem) throw refused(problem);
+    // A name that resolves to a link-local address is refused as the literal address would be.
+    const host = new URL(input.url).hostname.replace(/^\[|\]$/g, '');
+    if (isIP(host) === 0) {
+      const addresses = await lookup(host, { all: true });
+      const bad = addresses.find((a) => isLinkLocalAddress(a.address));
+      if (bad) throw refused(`${host} resolves to the link-local address ${bad.address}`);
+    }
+    const headers: Record<string, string> = { 'content-type': 'application/a2a+json', 'idempotency-key': input.idempotencyKey };
+    if (input.authentication) headers.authorization = `${input.authentication.scheme} ${input.authentication.credentials ?? ''}`.trim();
+    // The token has no transport of its own in v1.0; a2a-js and 0.3 receivers read this header.
+    if (input.token) headers['x-a2a-notification-token'] = input.token;
+    const res = await request(input.url, { method: 'POST', headers, body: JSON.stringify(input.body), headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS });
+    await res.body.dump();
+    if (res.statusCode >= 200 && res.statusCode < 300) {
+      logger.debug({ configId: input.configId, key: input.idempotencyKey, status: res.statusCode }, 'push notification delivered');
+      return { status: res.statusCode };
+    }
+    const retryable = res.statusCode === 408 || res.statusCode === 429 || res.statusCode >= 500;
+    // The URL may carry a secret in its path: name the host only.
+    throw ApplicationFailure.create({
+      type: 'WebhookRejected',
+      message: `push config ${input.configId}: webhook at host ${new URL(input.url).host} answered HTTP ${res.statusCode}`,
+      nonRetryable: !retryable,
+    });
+  };
+}
