@@ -8,14 +8,16 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Logger } from 'pino';
 import { request } from 'undici';
 import { isLinkLocalAddress, webhookUrlProblem } from '../a2a/webhook-url';
-import type { AuthenticationInfo } from '../a2a/schema';
+import { openSecrets } from '../a2a/sealed-credentials';
 
 export interface UpstreamPushInput {
   /** The config's id (for logs) and where to POST. */
   configId: string;
   url: string;
-  token?: string;
-  authentication?: AuthenticationInfo;
+  /** authentication.scheme of the config. */
+  scheme?: string;
+  /** The token and credentials, sealed by the face (a2a/sealed-credentials.ts). */
+  sealed?: string;
   /** One StreamResponse: {statusUpdate} or {artifactUpdate}. */
   body: object;
   /** <task id>/<event>/<config id>: the same for every attempt at the same change. */
@@ -24,7 +26,8 @@ export interface UpstreamPushInput {
 
 const TIMEOUT_MS = 15_000;
 
-export function createDeliverUpstreamPush(logger: Logger) {
+/** `secret`: PLANNER_WEBHOOK_SECRET, which the face sealed the configs' secrets with. */
+export function createDeliverUpstreamPush(logger: Logger, secret: string | undefined) {
   return async function deliverUpstreamPush(input: UpstreamPushInput): Promise<{ status: number }> {
     const refused = (why: string) => ApplicationFailure.create({ type: 'WebhookUrlRefused', nonRetryable: true, message: `push config ${input.configId}: ${why}` });
     const problem = webhookUrlProblem(input.url);
@@ -36,10 +39,19 @@ export function createDeliverUpstreamPush(logger: Logger) {
       const bad = addresses.find((a) => isLinkLocalAddress(a.address));
       if (bad) throw refused(`${host} resolves to the link-local address ${bad.address}`);
     }
+    let secrets: { token?: string; credentials?: string } = {};
+    if (input.sealed) {
+      if (!secret) throw ApplicationFailure.create({ type: 'ConfigurationError', nonRetryable: true, message: `push config ${input.configId}: its credentials are sealed; PLANNER_WEBHOOK_SECRET is not set on this worker` });
+      try {
+        secrets = openSecrets(secret, input.sealed);
+      } catch (err) {
+        throw ApplicationFailure.create({ type: 'ConfigurationError', nonRetryable: true, message: `push config ${input.configId}: its credentials do not open with this worker's PLANNER_WEBHOOK_SECRET (${(err as Error).message})` });
+      }
+    }
     const headers: Record<string, string> = { 'content-type': 'application/a2a+json', 'idempotency-key': input.idempotencyKey };
-    if (input.authentication) headers.authorization = `${input.authentication.scheme} ${input.authentication.credentials ?? ''}`.trim();
+    if (input.scheme) headers.authorization = `${input.scheme} ${secrets.credentials ?? ''}`.trim();
     // The token has no transport of its own in v1.0; a2a-js and 0.3 receivers read this header.
-    if (input.token) headers['x-a2a-notification-token'] = input.token;
+    if (secrets.token) headers['x-a2a-notification-token'] = secrets.token;
     const res = await request(input.url, { method: 'POST', headers, body: JSON.stringify(input.body), headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS });
     await res.body.dump();
     if (res.statusCode >= 200 && res.statusCode < 300) {

@@ -19,6 +19,8 @@ export interface ActivityDeps {
   logger: Logger;
   /** Set when agents can reach the planner's push receiver. */
   push?: PushSettings;
+  /** PLANNER_WEBHOOK_SECRET: opens the sealed credentials of upstream callers' push configs. */
+  webhookSecret?: string;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -33,7 +35,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createPushConfigActivities(deps.agents, deps.push),
     alertOperator,
     /** Push notifications of the planner's own A2A tasks to upstream callers' webhooks. */
-    deliverUpstreamPush: createDeliverUpstreamPush(deps.logger),
+    deliverUpstreamPush: createDeliverUpstreamPush(deps.logger, deps.webhookSecret),
     /** Lets a workflow end as cancelled when its remote task was cancelled by someone else. */
     async cancelWorkflowRun(run: { workflowId: string; runId: string; reason: string }): Promise<void> {
       deps.logger.info(run, 'remote task cancelled elsewhere; cancelling its workflow');

@@ -12,7 +12,9 @@ import { itReplaysItsHistories, plannerSuite } from './support/suite';
 import { eventually } from './support/wait';
 
 const OTHER = 'a-second-caller-token-0123456789';
-const suite = plannerSuite('a2a-face-push');
+// Seals the configs' token and credentials for history (server) and opens them (worker).
+const WEBHOOK_SECRET = 'webhook-secret-of-this-suite-0123';
+const suite = plannerSuite('a2a-face-push', () => ({ PLANNER_WEBHOOK_SECRET: WEBHOOK_SECRET }));
 let reviewer: AgentHandle;
 let deployer: AgentHandle;
 let api: RunningServer;
@@ -49,7 +51,7 @@ beforeAll(async () => {
   for (const level of ['error', 'warn'] as const) jest.spyOn(console, level).mockImplementation(() => undefined);
   [reviewer, deployer, receiver] = await Promise.all([startCodeReviewer(), startDeployer(), startReceiver()]);
   process.env.PLANNER_A2A_AGENT_URLS = JSON.stringify({ 'code-reviewer': reviewer.baseUrl, deployer: deployer.baseUrl });
-  api = await startApi(suite.client, suite.queue, { PLANNER_API_TOKEN: `${TOKEN},${OTHER}` });
+  api = await startApi(suite.client, suite.queue, { PLANNER_API_TOKEN: `${TOKEN},${OTHER}`, PLANNER_WEBHOOK_SECRET: WEBHOOK_SECRET });
 });
 afterAll(async () => {
   delete process.env.PLANNER_A2A_AGENT_URLS;
@@ -73,6 +75,11 @@ const statesAt = (path: string) =>
   receiver.got.filter((r) => r.path === path && r.answered === 200 && r.body.statusUpdate).map((r) => r.body.statusUpdate!.status!.state);
 
 describe('push notifications to upstream callers', () => {
+  it('the card offers push notifications', async () => {
+    const card = (await call(api.url, 'GET', '/.well-known/agent-card.json', { token: null })).body;
+    expect(card).toHaveProperty('capabilities.pushNotifications', true);
+  });
+
   it('a webhook gets the seed plan through the face, each change once with its token; a flaky one too; a deleted one nothing more', async () => {
     // Inline with the first message: from the very first change.
     const first = resultOf<{ task: WireTask }>(
@@ -145,6 +152,14 @@ describe('push notifications to upstream callers', () => {
     for (const r of toB) byKey.set(String(r.headers['idempotency-key']), [...(byKey.get(String(r.headers['idempotency-key'])) ?? []), r.answered]);
     expect([...byKey.values()].every((answers) => JSON.stringify(answers) === '[503,503,200]')).toBe(true);
     expect(toB.every((r) => r.headers.authorization === 'Bearer credentials-of-b' && r.headers['x-a2a-notification-token'] === undefined)).toBe(true);
+
+    // The tokens and credentials never entered the plan's history (invariant 6): only sealed.
+    // Every payload of the history, decoded (they travel base64).
+    const history = [...JSON.stringify((await suite.client.workflow.getHandle(first.id).fetchHistory()).events).matchAll(/"data":"([A-Za-z0-9+/=]+)"/g)]
+      .map((m) => Buffer.from(m[1]!, 'base64').toString('utf8'))
+      .join('\n');
+    for (const secret of ['token-of-config-a', 'credentials-of-b', 'token-of-c']) expect(history).not.toContain(secret);
+    expect(history).toContain(`${receiver.url}/flaky/b`);
 
     // Config c: nothing after its deletion (COMPLETED never came).
     expect(receiver.got.filter((r) => r.path === '/doomed/c')).toHaveLength(doomedBefore);

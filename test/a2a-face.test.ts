@@ -259,7 +259,7 @@ describe('errors from real requests', () => {
     expect(card.supportedInterfaces.map((i) => i.protocolBinding)).toEqual(['JSONRPC', 'HTTP+JSON']);
     expect(card.supportedInterfaces[0]!.url).toBe(`${api.url}/a2a/jsonrpc`);
     expect(card.capabilities.streaming).toBe(true);
-    expect(card).toHaveProperty('capabilities.pushNotifications', true);
+    expect(card).toHaveProperty('capabilities.pushNotifications', false); // no PLANNER_WEBHOOK_SECRET
     expect(card.skills.map((s) => s.id)).toContain('release');
     expect(card.securitySchemes).toHaveProperty('bearer');
   });
@@ -314,7 +314,8 @@ describe('errors from real requests', () => {
     const badPage = await rpc('ListTasks', { pageSize: 500 });
     expect(errOf(badPage).code).toBe(-32602);
     expect(errOf(badPage).message).toContain('pageSize');
-    expect(errOf(await rpc('CreateTaskPushNotificationConfig', { taskId: 'a2a-nope', url: 'https://example.com/hook' })).code).toBe(-32001);
+    // No PLANNER_WEBHOOK_SECRET here: no push (a2a-face-push.test.ts has it).
+    expect(errOf(await rpc('CreateTaskPushNotificationConfig', { taskId: 'a2a-nope', url: 'https://example.com/hook' })).code).toBe(-32003);
   });
 
   it('a message to a terminal task is -32004; to a task that waits on no question -32004; cancelling a terminal task -32002', async () => {

@@ -1,6 +1,6 @@
 // PlanWorkflow's message-passing surface, shared by the workflow, its children and clients.
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { Artifact, AuthenticationInfo, Message, Task, TaskState } from '../a2a/schema';
+import type { Artifact, Message, Task, TaskState } from '../a2a/schema';
 import type { Answer, DelegatedTaskStatus, WaitingOn } from './delegated-task-messages';
 
 /**
@@ -168,12 +168,18 @@ export const upstreamMessageUpdate = defineUpdate<UpstreamMessageResult, [Upstre
 /** The plan as an A2A task; null for a plan not started over A2A. */
 export const planTaskQuery = defineQuery<PlanTask | null>('a2aTask');
 
-/** A webhook an upstream caller registered for the plan's task (its id assigned by the plan). */
+/**
+ * A webhook an upstream caller registered for the plan's task (its id assigned by the plan). Its
+ * token and authentication credentials travel sealed (a2a/sealed-credentials.ts): history never
+ * holds them in the clear.
+ */
 export interface UpstreamPushConfig {
   id: string;
   url: string;
-  token?: string;
-  authentication?: AuthenticationInfo;
+  /** authentication.scheme, e.g. Bearer. */
+  scheme?: string;
+  /** The token and credentials, sealed by the face with PLANNER_WEBHOOK_SECRET. */
+  sealed?: string;
 }
 export const createPushConfigUpdate = defineUpdate<UpstreamPushConfig, [Omit<UpstreamPushConfig, 'id'>]>('createPushConfig');
 /** Idempotent: deleting a config that is not there succeeds (spec §3.1.10); the result says whether one was. */

@@ -5,7 +5,7 @@
 // every attempt, and a key delivered once is never queued again.
 import { CancellationScope, log, proxyActivities, setHandler, uuid4 } from '@temporalio/workflow';
 import type { PlannerActivities } from '../activities';
-import { pushConfigProblem } from '../a2a/webhook-url';
+import { webhookUrlProblem } from '../a2a/webhook-url';
 import { createPushConfigUpdate, deletePushConfigUpdate, pushConfigsQuery, type UpstreamPushConfig } from './plan-messages';
 
 const { deliverUpstreamPush } = proxyActivities<Pick<PlannerActivities, 'deliverUpstreamPush'>>({
@@ -13,6 +13,16 @@ const { deliverUpstreamPush } = proxyActivities<Pick<PlannerActivities, 'deliver
   // Backoff from half a second to a minute; a webhook down for longer misses that change (logged).
   retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 10, nonRetryableErrorTypes: ['WebhookUrlRefused'] },
 });
+
+/** Why a config cannot be registered, naming its field (the face checked the token and authentication before sealing them). */
+function configProblem(c: Omit<UpstreamPushConfig, 'id'>): string | undefined {
+  if (typeof c?.url !== 'string' || c.url === '') return 'url: a webhook URL is required';
+  const url = webhookUrlProblem(c.url);
+  if (url) return `url: ${url}`;
+  if (c.scheme !== undefined && (typeof c.scheme !== 'string' || c.scheme === '')) return 'authentication.scheme: must be a non-empty string';
+  if (c.sealed !== undefined && typeof c.sealed !== 'string') return 'sealed: must be a string';
+  return undefined;
+}
 
 interface Pending {
   event: string;
@@ -30,11 +40,11 @@ export class PlanPushRecord {
     readonly taskId: string,
     inline: Array<Omit<UpstreamPushConfig, 'id'>> = [],
   ) {
-    for (const c of inline) if (!pushConfigProblem(c)) this.add(c);
+    for (const c of inline) if (!configProblem(c)) this.add(c);
   }
 
   private add(c: Omit<UpstreamPushConfig, 'id'>): UpstreamPushConfig {
-    const config: UpstreamPushConfig = { id: uuid4(), url: c.url, ...(c.token ? { token: c.token } : {}), ...(c.authentication ? { authentication: c.authentication } : {}) };
+    const config: UpstreamPushConfig = { id: uuid4(), url: c.url, ...(c.scheme ? { scheme: c.scheme } : {}), ...(c.sealed ? { sealed: c.sealed } : {}) };
     this.configs.set(config.id, config);
     this.queues.set(config.id, []);
     return config;
@@ -44,10 +54,10 @@ export class PlanPushRecord {
     setHandler(pushConfigsQuery, () => [...this.configs.values()]);
     setHandler(createPushConfigUpdate, (c) => this.add(c), {
       validator: (c) => {
-        const problem = pushConfigProblem(c);
+        const problem = configProblem(c);
         if (problem) throw new Error(`InvalidPushConfig: ${problem}`);
       },
-      description: 'Register a webhook for this A2A task: { url, token?, authentication? }; it gets every later status and artifact.',
+      description: 'Register a webhook for this A2A task: { url, scheme?, sealed? } (the face seals its secrets); it gets every later status and artifact.',
     });
     setHandler(
       deletePushConfigUpdate,
@@ -97,7 +107,7 @@ export class PlanPushRecord {
         try {
           // Not cancelled with the plan: the CANCELED status is one of the changes to deliver.
           await CancellationScope.nonCancellable(() =>
-            deliverUpstreamPush({ configId: id, url: config.url, ...(config.token ? { token: config.token } : {}), ...(config.authentication ? { authentication: config.authentication } : {}), body: next.body, idempotencyKey }),
+            deliverUpstreamPush({ configId: id, url: config.url, ...(config.scheme ? { scheme: config.scheme } : {}), ...(config.sealed ? { sealed: config.sealed } : {}), body: next.body, idempotencyKey }),
           );
           this.delivered.add(idempotencyKey);
         } catch (err) {

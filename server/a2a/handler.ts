@@ -28,6 +28,7 @@ import type {
   ServerCallContext,
 } from '@a2a-js/sdk/server';
 import {
+  PushNotificationNotSupportedError,
   RequestMalformedError,
   TaskNotCancelableError,
   TaskNotFoundError,
@@ -39,6 +40,7 @@ import { explainIssues } from '../../a2a/validate';
 import { PlanWorkflow } from '../../workflows/plan';
 import { createPushConfigUpdate, deletePushConfigUpdate, pushConfigsQuery, upstreamMessageUpdate, type PlanA2aInput, type UpstreamPushConfig } from '../../workflows/plan-messages';
 import { pushConfigProblem } from '../../a2a/webhook-url';
+import { openSecrets, sealSecrets } from '../../a2a/sealed-credentials';
 import { A2aTaskState, PlanId, PlannerWaitingOn, PlannerWaitingSince } from '../../workflows/search-attributes';
 import { PlanSelectionError, selectPlan, type PlanSkill } from './plans';
 import { TaskLookupError, contextIdFor, contextPrefix, followTask, principalPrefix, readTask, readTaskSoon, statusOf, taskIdFor, trimHistory, type Frame, type TaskRead } from './tasks';
@@ -58,6 +60,11 @@ export interface HandlerOptions {
   agentUrls: Record<string, string>;
   /** How long CancelTask waits for the plan to record CANCELED before returning the task as it is. */
   cancelWaitMs?: number;
+  /**
+   * PLANNER_WEBHOOK_SECRET: seals the token and credentials of push configs for history (the
+   * worker opens them). Without it push notifications are not offered (the card says so, -32003).
+   */
+  webhookSecret?: string;
 }
 
 /** -32602 / HTTP 400 naming the field: the zod issue's path under the request. */
@@ -155,6 +162,7 @@ export class PlannerRequestHandler implements A2ARequestHandler {
     const principal = this.principal();
     const taskId = taskIdFor(principal, contextId, message.messageId);
     if (push) checkPushConfig(push, 'configuration.taskPushNotificationConfig');
+    const sealed = push ? this.seal(push) : undefined;
     let run;
     try {
       run = selectPlan(message, metadata, { skills: this.o.skills(), agentUrls: this.o.agentUrls });
@@ -163,7 +171,7 @@ export class PlannerRequestHandler implements A2ARequestHandler {
       throw e;
     }
     const upstream: Message = { ...message, taskId, contextId };
-    const a2a: PlanA2aInput = { contextId, message: upstream, ...(push ? { pushConfigs: [pushInput(push)] } : {}) };
+    const a2a: PlanA2aInput = { contextId, message: upstream, ...(sealed ? { pushConfigs: [sealed] } : {}) };
     try {
       await this.client.workflow.start(PlanWorkflow, {
         taskQueue: this.o.taskQueue,
@@ -235,7 +243,10 @@ export class PlannerRequestHandler implements A2ARequestHandler {
     const historyLength = configuration?.historyLength;
     const push = configuration?.taskPushNotificationConfig;
     if (message.taskId) {
-      if (push) checkPushConfig(push, 'configuration.taskPushNotificationConfig');
+      if (push) {
+        checkPushConfig(push, 'configuration.taskPushNotificationConfig');
+        this.pushOffered();
+      }
       const { taskId, historyIndex } = await this.deliver(message);
       if (push) await this.addPushConfig(taskId, push);
       if (configuration?.returnImmediately) return toSdkTask(trimHistory((await this.read(taskId)).task, historyLength));
@@ -258,7 +269,10 @@ export class PlannerRequestHandler implements A2ARequestHandler {
     const stopAt = (s: TaskState) => s === 'TASK_STATE_INPUT_REQUIRED';
     const push = req.configuration?.taskPushNotificationConfig;
     if (message.taskId) {
-      if (push) checkPushConfig(push, 'configuration.taskPushNotificationConfig');
+      if (push) {
+        checkPushConfig(push, 'configuration.taskPushNotificationConfig');
+        this.pushOffered();
+      }
       const { taskId } = await this.deliver(message);
       if (push) await this.addPushConfig(taskId, push);
       for await (const f of this.follow(taskId, { snapshot: true, stopAt, signal: this.signal() })) yield toSdkFrame(f);
@@ -336,9 +350,37 @@ export class PlannerRequestHandler implements A2ARequestHandler {
   // Push notifications for upstream callers (§3.1.7–§3.1.10): the configs live in the plan (an
   // update per create and delete, read by query), which delivers every later status and artifact.
 
+  /** The config as the plan keeps it: its secrets sealed. */
+  private seal(c: PushInput): Omit<UpstreamPushConfig, 'id'> {
+    const secret = this.o.webhookSecret;
+    if (!secret) {
+      throw new PushNotificationNotSupportedError({ message: 'This planner does not offer push notifications (capabilities.pushNotifications is false: PLANNER_WEBHOOK_SECRET is not set); use SubscribeToTask or GetTask' });
+    }
+    const token = c.token || undefined;
+    const credentials = c.authentication?.credentials || undefined;
+    return {
+      url: c.url,
+      ...(c.authentication ? { scheme: c.authentication.scheme } : {}),
+      ...(token || credentials ? { sealed: sealSecrets(secret, { ...(token ? { token } : {}), ...(credentials ? { credentials } : {}) }) } : {}),
+    };
+  }
+
+  private toSdkPushConfig(taskId: string, c: UpstreamPushConfig): SdkPushConfig {
+    const secrets = c.sealed && this.o.webhookSecret ? openSecrets(this.o.webhookSecret, c.sealed) : {};
+    return {
+      tenant: '',
+      id: c.id,
+      taskId,
+      url: c.url,
+      token: secrets.token ?? '',
+      authentication: c.scheme ? { scheme: c.scheme, credentials: secrets.credentials ?? '' } : undefined,
+    };
+  }
+
   private async addPushConfig(taskId: string, c: PushInput): Promise<UpstreamPushConfig> {
+    const sealed = this.seal(c);
     try {
-      return await this.client.workflow.getHandle(taskId).executeUpdate(createPushConfigUpdate, { args: [pushInput(c)] });
+      return await this.client.workflow.getHandle(taskId).executeUpdate(createPushConfigUpdate, { args: [sealed] });
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) throw new UnsupportedOperationError({ message: `Task ${taskId} has ended: there is nothing more to notify` });
       if (err instanceof WorkflowUpdateFailedError) {
@@ -362,7 +404,12 @@ export class PlannerRequestHandler implements A2ARequestHandler {
     }
   }
 
+  private pushOffered(): void {
+    this.seal({ url: 'http://unused.invalid/' });
+  }
+
   async createTaskPushNotificationConfig(params: SdkPushConfig): Promise<SdkPushConfig> {
+    this.pushOffered();
     const taskId = parse(IdSchema, params.taskId, 'taskId');
     const input: PushInput = { url: params.url, ...(params.token ? { token: params.token } : {}), ...(params.authentication ? { authentication: params.authentication } : {}) };
     checkPushConfig(input, '');
@@ -370,26 +417,29 @@ export class PlannerRequestHandler implements A2ARequestHandler {
     if (read.closed || isTerminal(read.task.status.state)) {
       throw new UnsupportedOperationError({ message: `Task ${taskId} is ${read.task.status.state}: there is nothing more to notify` });
     }
-    return toSdkPushConfig(taskId, await this.addPushConfig(taskId, input));
+    return this.toSdkPushConfig(taskId, await this.addPushConfig(taskId, input));
   }
 
   async getTaskPushNotificationConfig(params: SdkGetPushConfigRequest): Promise<SdkPushConfig> {
+    this.pushOffered();
     const taskId = parse(IdSchema, params.taskId, 'taskId');
     const id = parse(z.string().min(1, 'a config id is required'), params.id, 'id');
     const read = await this.read(taskId);
     const found = (await this.pushConfigs(read, taskId)).find((c) => c.id === id);
     if (!found) throw new TaskNotFoundError({ message: `Push notification config ${id} not found on task ${taskId}` });
-    return toSdkPushConfig(taskId, found);
+    return this.toSdkPushConfig(taskId, found);
   }
 
   async listTaskPushNotificationConfigs(params: SdkListPushConfigsRequest) {
+    this.pushOffered();
     const taskId = parse(IdSchema, params.taskId, 'taskId');
     const read = await this.read(taskId);
     // A task has a handful of configs: one page holds them all.
-    return { configs: (await this.pushConfigs(read, taskId)).map((c) => toSdkPushConfig(taskId, c)), nextPageToken: '' };
+    return { configs: (await this.pushConfigs(read, taskId)).map((c) => this.toSdkPushConfig(taskId, c)), nextPageToken: '' };
   }
 
   async deleteTaskPushNotificationConfig(params: SdkDeletePushConfigRequest): Promise<void> {
+    this.pushOffered();
     const taskId = parse(IdSchema, params.taskId, 'taskId');
     const id = parse(z.string().min(1, 'a config id is required'), params.id, 'id');
     const read = await this.read(taskId);
@@ -413,17 +463,3 @@ function checkPushConfig(c: PushInput, prefix: string): void {
   if (problem) throw new RequestMalformedError({ message: `Invalid params: ${prefix ? `${prefix}.` : ''}${problem}` });
 }
 
-function pushInput(c: PushInput): Omit<UpstreamPushConfig, 'id'> {
-  return { url: c.url, ...(c.token ? { token: c.token } : {}), ...(c.authentication ? { authentication: { scheme: c.authentication.scheme, ...(c.authentication.credentials ? { credentials: c.authentication.credentials } : {}) } } : {}) };
-}
-
-function toSdkPushConfig(taskId: string, c: UpstreamPushConfig): SdkPushConfig {
-  return {
-    tenant: '',
-    id: c.id,
-    taskId,
-    url: c.url,
-    token: c.token ?? '',
-    authentication: c.authentication ? { scheme: c.authentication.scheme, credentials: c.authentication.credentials ?? '' } : undefined,
-  };
-}
