@@ -166,7 +166,7 @@ describe('push notifications to upstream callers', () => {
     expect(statesAt('/doomed/c')).not.toContain('TASK_STATE_COMPLETED');
   });
 
-  it('refuses webhook URLs that are not http(s), carry credentials or are link-local, naming the field; nothing starts', async () => {
+  it('refuses webhook URLs that are not http(s), carry credentials or are link-local, naming the field; a cancelled plan still pushes CANCELED', async () => {
     const started = resultOf<{ task: WireTask }>(await rpc('SendMessage', { message: message('Release payments-api'), configuration: { returnImmediately: true } })).task;
     suite.track(started.id, `${started.id}.review`);
     for (const bad of ['ftp://127.0.0.1/hook', 'http://user:secret@127.0.0.1/hook', 'http://169.254.169.254/latest/meta-data', 'http://[fe80::1]/hook', 'http://2852039166/hook']) {
@@ -182,7 +182,11 @@ describe('push notifications to upstream callers', () => {
     expect(inline.message).toContain('configuration.taskPushNotificationConfig.url');
     // (ProtoJSON leaves an empty list out.)
     expect(resultOf<{ configs?: unknown[] }>(await rpc('ListTaskPushNotificationConfigs', { taskId: started.id })).configs ?? []).toEqual([]);
-    await suite.client.workflow.getHandle(started.id).cancel();
+    // A valid one still works, and a cancelled plan delivers its CANCELED before it closes.
+    resultOf(await rpc('CreateTaskPushNotificationConfig', { taskId: started.id, url: `${receiver.url}/cancelled/d` }));
+    expect(resultOf<WireTask>(await rpc('CancelTask', { id: started.id })).status.state).toBe('TASK_STATE_CANCELED');
+    await eventually(() => statesAt('/cancelled/d').includes('TASK_STATE_CANCELED'), 'CANCELED pushed');
+    expect(statesAt('/cancelled/d').filter((x) => x === 'TASK_STATE_CANCELED')).toHaveLength(1);
   });
 });
 
