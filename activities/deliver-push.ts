@@ -2,12 +2,11 @@
 // (spec §4.3.3): POST of one StreamResponse in HTTP+JSON form, with the caller's credentials.
 // Temporal retries it with backoff; every attempt carries the same Idempotency-Key, so a receiver
 // recognises a retried or replayed delivery.
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Logger } from 'pino';
-import { request } from 'undici';
-import { isLinkLocalAddress, webhookUrlProblem } from '../a2a/webhook-url';
+import { request, type Dispatcher } from 'undici';
+import { outboundPolicy, refusalIn } from '../a2a/outbound-policy';
+import { webhookUrlProblem } from '../a2a/webhook-url';
 import { openSecrets } from '../a2a/sealed-credentials';
 
 export interface UpstreamPushInput {
@@ -28,17 +27,13 @@ const TIMEOUT_MS = 15_000;
 
 /** `secret`: PLANNER_WEBHOOK_SECRET, which the face sealed the configs' secrets with. */
 export function createDeliverUpstreamPush(logger: Logger, secret: string | undefined) {
+  // The agents' address policy applies to webhooks too, checked on every connect (after DNS).
+  let dispatcher: Dispatcher | undefined;
+  const policed = (): Dispatcher => (dispatcher ??= outboundPolicy().dispatcher());
   return async function deliverUpstreamPush(input: UpstreamPushInput): Promise<{ status: number }> {
     const refused = (why: string) => ApplicationFailure.create({ type: 'WebhookUrlRefused', nonRetryable: true, message: `push config ${input.configId}: ${why}` });
-    const problem = webhookUrlProblem(input.url);
+    const problem = webhookUrlProblem(input.url) ?? outboundPolicy().checkUrl(input.url);
     if (problem) throw refused(problem);
-    // A name that resolves to a link-local address is refused as the literal address would be.
-    const host = new URL(input.url).hostname.replace(/^\[|\]$/g, '');
-    if (isIP(host) === 0) {
-      const addresses = await lookup(host, { all: true });
-      const bad = addresses.find((a) => isLinkLocalAddress(a.address));
-      if (bad) throw refused(`${host} resolves to the link-local address ${bad.address}`);
-    }
     let secrets: { token?: string; credentials?: string } = {};
     if (input.sealed) {
       if (!secret) throw ApplicationFailure.create({ type: 'ConfigurationError', nonRetryable: true, message: `push config ${input.configId}: its credentials are sealed; PLANNER_WEBHOOK_SECRET is not set on this worker` });
@@ -52,7 +47,14 @@ export function createDeliverUpstreamPush(logger: Logger, secret: string | undef
     if (input.scheme) headers.authorization = `${input.scheme} ${secrets.credentials ?? ''}`.trim();
     // The token has no transport of its own in v1.0; a2a-js and 0.3 receivers read this header.
     if (secrets.token) headers['x-a2a-notification-token'] = secrets.token;
-    const res = await request(input.url, { method: 'POST', headers, body: JSON.stringify(input.body), headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS });
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await request(input.url, { dispatcher: policed(), method: 'POST', headers, body: JSON.stringify(input.body), headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS });
+    } catch (err) {
+      const refusal = refusalIn(err);
+      if (refusal) throw refused(`not connecting: ${refusal.message}`);
+      throw err;
+    }
     await res.body.dump();
     if (res.statusCode >= 200 && res.statusCode < 300) {
       logger.debug({ configId: input.configId, key: input.idempotencyKey, status: res.statusCode }, 'push notification delivered');

@@ -35,11 +35,12 @@ import {
   UnsupportedOperationError,
 } from '@a2a-js/sdk/errors';
 import { z } from 'zod';
-import { SendMessageParamsSchema, TaskStateSchema, isInterrupted, isTerminal, type AgentCard, type Message, type Task, type TaskState } from '../../a2a/schema';
+import { AuthenticationInfoSchema, SendMessageParamsSchema, TaskStateSchema, isInterrupted, isTerminal, type AgentCard, type Message, type Task, type TaskState } from '../../a2a/schema';
 import { explainIssues } from '../../a2a/validate';
 import { PlanWorkflow } from '../../workflows/plan';
 import { createPushConfigUpdate, deletePushConfigUpdate, pushConfigsQuery, upstreamMessageUpdate, type PlanA2aInput, type UpstreamPushConfig } from '../../workflows/plan-messages';
-import { pushConfigProblem } from '../../a2a/webhook-url';
+import { webhookUrlProblem } from '../../a2a/webhook-url';
+import { outboundPolicy } from '../../a2a/outbound-policy';
 import { openSecrets, sealSecrets } from '../../a2a/sealed-credentials';
 import { A2aTaskState, PlanId, PlannerWaitingOn, PlannerWaitingSince } from '../../workflows/search-attributes';
 import { PlanSelectionError, selectPlan, type PlanSkill } from './plans';
@@ -457,7 +458,16 @@ export class PlannerRequestHandler implements A2ARequestHandler {
 
 type PushInput = { url: string; token?: string; authentication?: { scheme: string; credentials?: string } };
 
-/** -32602 naming the field of a webhook the planner will not call (§13.2: SSRF). */
+/** Why a push config cannot be registered, naming its field (§13.2: the webhook goes through the outbound policy). */
+function pushConfigProblem(c: PushInput): string | undefined {
+  if (typeof c?.url !== 'string' || c.url === '') return 'url: a webhook URL is required';
+  const url = webhookUrlProblem(c.url) ?? outboundPolicy().checkUrl(c.url);
+  if (url) return `url: ${url}`;
+  if (c.authentication !== undefined && !AuthenticationInfoSchema.safeParse(c.authentication).success) return 'authentication: needs a scheme (and credentials)';
+  return undefined;
+}
+
+/** -32602 naming the field of a webhook the planner will not call. */
 function checkPushConfig(c: PushInput, prefix: string): void {
   const problem = pushConfigProblem(c);
   if (problem) throw new RequestMalformedError({ message: `Invalid params: ${prefix ? `${prefix}.` : ''}${problem}` });
