@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { AgentDirectory } from './agents';
 import { createAlertOperator, type AlertConfig } from './alert-operator';
 import { createCancelRemoteTask } from './cancel-task';
+import { createDeliverUpstreamPush } from './deliver-push';
 import { createPushConfigActivities } from './push-config';
 import type { PushSettings } from './push-token';
 import { createSendMessage } from './send-message';
@@ -18,6 +19,8 @@ export interface ActivityDeps {
   logger: Logger;
   /** Set when agents can reach the planner's push receiver. */
   push?: PushSettings;
+  /** PLANNER_WEBHOOK_SECRET: opens the sealed credentials of upstream callers' push configs. */
+  webhookSecret?: string;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -31,6 +34,8 @@ export function createActivities(deps: ActivityDeps) {
     cancelRemoteTask: createCancelRemoteTask(deps.agents),
     ...createPushConfigActivities(deps.agents, deps.push),
     alertOperator,
+    /** Push notifications of the planner's own A2A tasks to upstream callers' webhooks. */
+    deliverUpstreamPush: createDeliverUpstreamPush(deps.logger, deps.webhookSecret),
     /** Lets a workflow end as cancelled when its remote task was cancelled by someone else. */
     async cancelWorkflowRun(run: { workflowId: string; runId: string; reason: string }): Promise<void> {
       deps.logger.info(run, 'remote task cancelled elsewhere; cancelling its workflow');
@@ -44,3 +49,4 @@ export type { Alert, AlertConfig } from './alert-operator';
 export type { SendInput, SendOutcome } from './send-message';
 export type { WatchInput, WatchResult } from './watch-task';
 export type { PushSettings } from './push-token';
+export type { UpstreamPushInput } from './deliver-push';

@@ -26,6 +26,23 @@ export function authSettings(config: { PLANNER_API_TOKEN?: string[]; PLANNER_API
 
 const digest = (token: string): Buffer => createHash('sha256').update(token, 'utf8').digest();
 
+/** The caller when no token is configured (PLANNER_API_INSECURE): everyone is the same one. */
+export const ANONYMOUS_PRINCIPAL = 'anonymous';
+
+/**
+ * A caller's stable id: 12 hex digits of a hash of its token, the same on every replica and after
+ * restarts, and never the token. Each token of PLANNER_API_TOKEN is its own caller: what one token
+ * started (A2A tasks) another does not see, so a rotated token does not inherit the old one's tasks.
+ */
+export function principalOf(token: string): string {
+  return createHash('sha256').update(`a2a-planner principal\n${token}`, 'utf8').digest('hex').slice(0, 12);
+}
+
+/** The principal requireBearer found for the request (set on res.locals). */
+export function principalOfResponse(locals: Record<string, unknown>): string {
+  return typeof locals.principal === 'string' ? locals.principal : ANONYMOUS_PRINCIPAL;
+}
+
 /** True when `presented` is one of the tokens; the time taken does not depend on where they differ. */
 export function tokenAccepted(presentedDigest: Buffer, digests: readonly Buffer[]): boolean {
   let ok = false;
@@ -37,7 +54,10 @@ export function tokenAccepted(presentedDigest: Buffer, digests: readonly Buffer[
 export function requireBearer(settings: AuthSettings): RequestHandler {
   const digests = settings.tokens.map(digest);
   return (req, res, next) => {
-    if (settings.insecure) return next();
+    if (settings.insecure) {
+      res.locals.principal = ANONYMOUS_PRINCIPAL;
+      return next();
+    }
     const header = req.get('authorization');
     const m = header ? /^Bearer[ ]+(\S+)\s*$/i.exec(header) : null;
     if (!m) {
@@ -48,6 +68,7 @@ export function requireBearer(settings: AuthSettings): RequestHandler {
       res.set('WWW-Authenticate', 'Bearer realm="a2a-planner", error="invalid_token"');
       return next(new ApiError(401, 'unauthenticated', 'the bearer token is not accepted here'));
     }
+    res.locals.principal = principalOf(m[1]!);
     next();
   };
 }

@@ -107,8 +107,9 @@ describe('a chain of two planners', () => {
     expect(statusText(first)).toContain(BASE_BRANCH_QUESTION);
     expect(statusText(first)).toContain('agent planner-b');
 
-    // B's own task (the one A's step delegated to) asks the same question, naming the reviewer.
-    const listedB = taskOf({ result: ((await rpc(apiB.url, 'ListTasks', { pageSize: 100 })).result as { tasks: WireTask[] }).tasks.find((t) => statusText(t).includes(BASE_BRANCH_QUESTION)) });
+    // B's own task (the one A's step delegated to) asks the same question, naming the reviewer. (Both
+    // servers share a namespace and a token, so B lists A's task too: newest status first, A's.)
+    const listedB = taskOf({ result: ((await rpc(apiB.url, 'ListTasks', { pageSize: 100 })).result as { tasks: WireTask[] }).tasks.find((t) => t.id !== first.id && statusText(t).includes(BASE_BRANCH_QUESTION)) });
     expect(listedB.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     expect(statusText(listedB)).toContain('agent code-reviewer');
 

@@ -11,6 +11,7 @@ import { call, startApi, TOKEN } from './support/api';
 import { itReplaysItsHistories, plannerSuite } from './support/suite';
 import { eventually } from './support/wait';
 import { contextIdFor, taskIdFor } from '../server/a2a/tasks';
+import { principalOf } from '../server/auth';
 
 const suite = plannerSuite('a2a-face');
 let reviewer: AgentHandle;
@@ -100,8 +101,9 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('the seed plan through the face
     expect(res.ok).toBe(true);
     await rest; // the stream closes by itself at the terminal state
     const states = frames.flatMap((f) => (f.payload?.$case === 'statusUpdate' ? [f.payload.value.status?.state] : []));
-    // The deploy resumes (WORKING, when the plan sees the step move before it ends) and completes.
+    // The deploy resumes: WORKING before COMPLETED on the stream, even when the plan sees the step resume and end at once.
     expect(states.at(-1)).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(states.slice(0, -1)).toContain(TaskState.TASK_STATE_WORKING);
     expect(states.filter((s) => s === TaskState.TASK_STATE_AUTH_REQUIRED || s === TaskState.TASK_STATE_INPUT_REQUIRED)).toEqual([]);
     const artifactNames = frames.flatMap((f) => (f.payload?.$case === 'artifactUpdate' ? [f.payload.value.artifact?.name] : []));
     expect(artifactNames).toEqual(['deploy-result.json']);
@@ -111,6 +113,10 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('the seed plan through the face
     expect((done.artifacts ?? []).map((a) => a.name).sort()).toEqual(['deploy-result.json', 'review.json']);
     // History: the upstream's two messages and the planner's status messages, in order.
     const roles = (done.history ?? []).map((m) => m.role);
+    // Each wait ended in WORKING: after the answer and after the approval.
+    const recorded = (done.history ?? []).flatMap((m) => (m.role === Role.ROLE_AGENT ? [String((m.metadata as { state?: string } | undefined)?.state)] : []));
+    const changes = recorded.filter((st, i) => st !== recorded[i - 1]);
+    expect(changes.slice(-5)).toEqual(['TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_WORKING', 'TASK_STATE_AUTH_REQUIRED', 'TASK_STATE_WORKING', 'TASK_STATE_COMPLETED']);
     expect(roles[0]).toBe(Role.ROLE_USER);
     expect(roles.filter((r) => r === Role.ROLE_USER)).toHaveLength(2);
     const short = await client.getTask({ tenant: '', id: first.id, historyLength: 1 });
@@ -253,6 +259,7 @@ describe('errors from real requests', () => {
     expect(card.supportedInterfaces.map((i) => i.protocolBinding)).toEqual(['JSONRPC', 'HTTP+JSON']);
     expect(card.supportedInterfaces[0]!.url).toBe(`${api.url}/a2a/jsonrpc`);
     expect(card.capabilities.streaming).toBe(true);
+    expect(card).toHaveProperty('capabilities.pushNotifications', false); // no PLANNER_WEBHOOK_SECRET
     expect(card.skills.map((s) => s.id)).toContain('release');
     expect(card.securitySchemes).toHaveProperty('bearer');
   });
@@ -267,7 +274,7 @@ describe('errors from real requests', () => {
     const c = await rpc('SendMessage', { message }, { 'a2a-version': '1.0' }, 'wrong-token-0123456789');
     expect(c.status).toBe(401);
     // The plan such a message would start has the id derived from its messageId: there is none.
-    const wouldBe = taskIdFor(contextIdFor(messageId), messageId);
+    const wouldBe = taskIdFor(principalOf(TOKEN), contextIdFor(messageId), messageId);
     expect((await suite.client.workflow.count(`WorkflowId = '${wouldBe}'`)).count).toBe(0);
     // With the token, the same message does start it (so the id above is the right one to look for).
     const withToken = await rpc('SendMessage', { message, configuration: { returnImmediately: true } });
@@ -307,6 +314,7 @@ describe('errors from real requests', () => {
     const badPage = await rpc('ListTasks', { pageSize: 500 });
     expect(errOf(badPage).code).toBe(-32602);
     expect(errOf(badPage).message).toContain('pageSize');
+    // No PLANNER_WEBHOOK_SECRET here: no push (a2a-face-push.test.ts has it).
     expect(errOf(await rpc('CreateTaskPushNotificationConfig', { taskId: 'a2a-nope', url: 'https://example.com/hook' })).code).toBe(-32003);
   });
 

@@ -4,7 +4,7 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, describe, expect, it, jest } from '@jest/globals';
 import {
   BASE_BRANCH_QUESTION,
   MIGRATIONS_QUESTION,
@@ -298,6 +298,27 @@ describe.each<Binding>(['JSONRPC', 'HTTP+JSON'])('test agents over %s', (binding
     expect(deployer.log.requests.map((r) => r.method)).toEqual(
       expect.arrayContaining(['SendStreamingMessage', 'SubscribeToTask']),
     );
+  });
+
+  it('a message to a deploy waiting for approval leaves the stream that started it whole', async () => {
+    const deployer = await track(startDeployer());
+    const a2a = wire(deployer, binding);
+    const errors = jest.spyOn(console, 'error');
+    try {
+      const frames = sseFrames(await a2a.stream(userMessage(DEPLOY)));
+      const head = await collect(frames, (frame) => frameState(frame) === 'TASK_STATE_AUTH_REQUIRED');
+      const taskId = stringField(head.frames[0], 'task', 'id') ?? '';
+      // The follow-up shares the run's event bus with the open stream: it restates the wait.
+      const restated = await a2a.send(userMessage('Is it approved yet?', { id: taskId, contextId: stringField(head.frames[0], 'task', 'contextId') ?? '' }));
+      expect(restated.state).toBe('TASK_STATE_AUTH_REQUIRED');
+      await deployer.approve(taskId);
+      const rest = await collect(frames);
+      expect(rest.error).toBeUndefined();
+      expect(rest.frames.map(frameState).filter(Boolean)).toEqual(['TASK_STATE_AUTH_REQUIRED', 'TASK_STATE_WORKING', 'TASK_STATE_COMPLETED']);
+      expect(errors.mock.calls.map((c) => String(c[0]))).not.toContainEqual(expect.stringContaining('Stream ordering violation'));
+    } finally {
+      errors.mockRestore();
+    }
   });
 });
 

@@ -22,12 +22,20 @@ function fixturesUnder(dir: string): string[] {
 const fixtures = fixturesUnder(ROOT).sort();
 const load = (fixture: string): History => historyFromJson(JSON.parse(readFileSync(join(ROOT, fixture), 'utf8')));
 
+/** The id the workflow ran under: a PlanWorkflow names its children after it, so its replay needs the same one. */
+const recordedId = (h: History): string | undefined => h.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowId ?? undefined;
+
 /** fixture -> the replay error's text, or undefined when it replayed cleanly. */
 async function replay(histories: Array<{ fixture: string; history: History }>): Promise<Map<string, string | undefined>> {
   const results = new Map<string, string | undefined>();
-  const source = histories.map(({ fixture, history }) => ({ workflowId: fixture, history }));
+  const fixtureOf = new Map<string, string>();
+  const source = histories.map(({ fixture, history }) => {
+    const id = fixture.startsWith('plan-') ? (recordedId(history) ?? fixture) : fixture;
+    fixtureOf.set(id, fixture);
+    return { workflowId: id, history };
+  });
   for await (const r of Worker.runReplayHistories({ workflowBundle: { codePath: testEnv().bundle } }, source)) {
-    results.set(r.workflowId, r.error ? `${r.error.name}: ${r.error.message}` : undefined);
+    results.set(fixtureOf.get(r.workflowId) ?? r.workflowId, r.error ? `${r.error.name}: ${r.error.message}` : undefined);
   }
   return results;
 }

@@ -63,7 +63,10 @@ const ConfigSchema = z.object({
   PLANNER_UI_URL: z.url().default('http://127.0.0.1:8233'),
   /** Public base URL of the push receiver; enables push notifications for agents that support them. */
   PLANNER_WEBHOOK_BASE_URL: z.url().optional(),
-  /** Key for the per-task webhook tokens (HMAC); required with PLANNER_WEBHOOK_BASE_URL. */
+  /**
+   * Key for the per-task webhook tokens (HMAC); required with PLANNER_WEBHOOK_BASE_URL. Also seals the
+   * credentials of upstream callers' push configs (the A2A face offers push only when it is set).
+   */
   PLANNER_WEBHOOK_SECRET: z.string().min(16, 'at least 16 characters').optional(),
   /** Where the push receiver listens (host:port). */
   PLANNER_WEBHOOK_LISTEN: z.string().regex(/^[^:\s]+:\d+$/, 'host:port').default('127.0.0.1:8787'),

@@ -52,6 +52,7 @@ export async function createPlannerWorkers(config: PlannerConfig, logger: Logger
     },
     logger,
     push: pushSettings(config),
+    webhookSecret: config.PLANNER_WEBHOOK_SECRET,
   });
   const { watchTask, watchRemoteTask, ...mainActivities } = activities;
   const main = await Worker.create({

@@ -84,6 +84,8 @@ export interface PlanA2aInput {
   contextId: string;
   /** The upstream's first message, as received (wire form), with taskId and contextId filled in. */
   message: Message;
+  /** A webhook given inline with the first message (configuration.taskPushNotificationConfig). */
+  pushConfigs?: Array<Omit<UpstreamPushConfig, 'id'>>;
 }
 
 export interface PlanTaskState {
@@ -165,3 +167,22 @@ export interface UpstreamMessageResult {
 export const upstreamMessageUpdate = defineUpdate<UpstreamMessageResult, [UpstreamMessage]>('upstreamMessage');
 /** The plan as an A2A task; null for a plan not started over A2A. */
 export const planTaskQuery = defineQuery<PlanTask | null>('a2aTask');
+
+/**
+ * A webhook an upstream caller registered for the plan's task (its id assigned by the plan). Its
+ * token and authentication credentials travel sealed (a2a/sealed-credentials.ts): history never
+ * holds them in the clear.
+ */
+export interface UpstreamPushConfig {
+  id: string;
+  url: string;
+  /** authentication.scheme, e.g. Bearer. */
+  scheme?: string;
+  /** The token and credentials, sealed by the face with PLANNER_WEBHOOK_SECRET. */
+  sealed?: string;
+}
+export const createPushConfigUpdate = defineUpdate<UpstreamPushConfig, [Omit<UpstreamPushConfig, 'id'>]>('createPushConfig');
+/** Idempotent: deleting a config that is not there succeeds (spec §3.1.10); the result says whether one was. */
+export const deletePushConfigUpdate = defineUpdate<{ deleted: boolean }, [{ id: string }]>('deletePushConfig');
+/** The task's push configs, in creation order; [] for a plan with no push support (started before it). */
+export const pushConfigsQuery = defineQuery<UpstreamPushConfig[]>('a2aPushConfigs');

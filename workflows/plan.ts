@@ -12,6 +12,7 @@ import {
   getExternalWorkflowHandle,
   isCancellation,
   log,
+  patched,
   setCurrentDetails,
   setHandler,
   startChild,
@@ -43,8 +44,9 @@ import {
   type StepState,
   type StepStatus,
 } from './plan-messages';
+import { PlanPushRecord } from './plan-push';
 import { A2aAgent, A2aTaskState, PlanId, PlannerWaitingOn, PlannerWaitingSince } from './search-attributes';
-import type { Artifact, Message, Part, TaskStatus } from '../a2a/schema';
+import type { Artifact, Message, Part, TaskState, TaskStatus } from '../a2a/schema';
 
 const ENDED: ReadonlySet<StepState> = new Set(['completed', 'failed', 'cancelled', 'skipped']);
 const URGENCY: WaitingOn[] = ['human', 'operator'];
@@ -238,24 +240,39 @@ class PlanTaskRecord {
     this.status = { state: 'TASK_STATE_SUBMITTED', timestamp: startedAt };
   }
 
-  /** Records the plan's A2A state when it differs from the last one recorded; true when it did. */
-  record(s: PlanRunState): boolean {
+  /** Records the plan's A2A state when it differs from the last one recorded; returns the status messages added. */
+  record(s: PlanRunState): Message[] {
     const now = planTaskState(s.status());
     const key = `${now.state}\n${now.text}`;
-    if (key === this.last) return false;
+    if (key === this.last) return [];
     this.last = key;
+    const added: Message[] = [];
+    // A wait that ended shows as WORKING before what follows it, even when both were seen at once
+    // (the step resumed and finished between two looks): upstream sees INPUT_REQUIRED / AUTH_REQUIRED →
+    // WORKING → the next state (§7.6.2). Cancelling ends a wait without resuming it.
+    const prev = this.status.state;
+    const prevStep = this.status.message?.metadata?.stepId;
+    const waited = prev === 'TASK_STATE_INPUT_REQUIRED' || prev === 'TASK_STATE_AUTH_REQUIRED';
+    if (waited && now.state !== 'TASK_STATE_WORKING' && now.state !== 'TASK_STATE_CANCELED' && (now.state !== prev || now.stepId !== prevStep)) {
+      added.push(this.add('TASK_STATE_WORKING', `Working: step ${String(prevStep)} resumed`, undefined, []));
+    }
+    added.push(this.add(now.state, now.text, now.stepId, now.queued));
+    return added;
+  }
+
+  private add(state: TaskState, text: string, stepId: string | undefined, queued: string[]): Message {
     const timestamp = new Date().toISOString();
     const message: Message = {
       messageId: `${this.planId}/status/${this.history.length}`,
       taskId: this.planId,
       contextId: this.a2a.contextId,
       role: 'ROLE_AGENT',
-      parts: [{ text: now.text, mediaType: 'text/plain' }],
-      metadata: { state: now.state, timestamp, ...(now.stepId ? { stepId: now.stepId } : {}), queued: now.queued },
+      parts: [{ text, mediaType: 'text/plain' }],
+      metadata: { state, timestamp, ...(stepId ? { stepId } : {}), queued },
     };
     this.history.push(message);
-    this.status = { state: now.state, message, timestamp };
-    return true;
+    this.status = { state, message, timestamp };
+    return message;
   }
 
   artifacts(s: PlanRunState): Artifact[] {
@@ -314,13 +331,15 @@ function answerOf(parts: Part[]): { text?: string; data?: unknown } {
 }
 
 function parseA2a(raw: unknown): PlanA2aInput | undefined {
-  const a2a = (raw as { a2a?: unknown } | null)?.a2a as { contextId?: unknown; message?: unknown } | undefined;
+  const a2a = (raw as { a2a?: unknown } | null)?.a2a as { contextId?: unknown; message?: unknown; pushConfigs?: unknown } | undefined;
   if (a2a === undefined) return undefined;
   const message = a2aSchemas().MessageSchema.safeParse(a2a.message);
   if (typeof a2a.contextId !== 'string' || a2a.contextId === '' || !message.success) {
     throw ApplicationFailure.create({ type: 'InvalidPlan', nonRetryable: true, message: 'invalid PlanWorkflow input: a2a needs a contextId and the upstream message' });
   }
-  return { contextId: a2a.contextId, message: message.data };
+  // Inline webhooks were checked by the face; PlanPushRecord keeps only the ones that still pass.
+  const pushConfigs = Array.isArray(a2a.pushConfigs) ? (a2a.pushConfigs as PlanA2aInput['pushConfigs']) : undefined;
+  return { contextId: a2a.contextId, message: message.data, ...(pushConfigs ? { pushConfigs } : {}) };
 }
 
 export async function PlanWorkflow(raw: PlanRunInput): Promise<PlanResult> {
@@ -333,12 +352,25 @@ export async function PlanWorkflow(raw: PlanRunInput): Promise<PlanResult> {
   const a2a = parseA2a(raw);
   const task = a2a ? new PlanTaskRecord(planId, a2a, s.startedAt) : undefined;
   task?.register(s);
+  // Push notifications to upstream webhooks came later: plans started before them have none.
+  const push = a2a && patched('a2a-upstream-push') ? new PlanPushRecord(planId, a2a.pushConfigs) : undefined;
+  push?.register();
 
   let published = '';
   const publish = (): void => {
     const details = describePlan(s.status());
     // A plan served as an A2A task records its state; a change travels in the same upsert.
-    const moved = task?.record(s) ?? false;
+    const added = task?.record(s) ?? [];
+    if (task && push) {
+      for (const artifact of task.artifacts(s)) {
+        push.notifyArtifact(artifact.artifactId, { artifactUpdate: { taskId: planId, contextId: task.a2a.contextId, artifact, append: false, lastChunk: true } });
+      }
+      for (const m of added) {
+        const status = { state: m.metadata!.state, message: m, timestamp: m.metadata!.timestamp };
+        push.notify(m.messageId.slice(planId.length + 1), { statusUpdate: { taskId: planId, contextId: task.a2a.contextId, status } });
+      }
+    }
+    const moved = added.length > 0;
     if (details === published && !moved) return;
     published = details;
     upsertSearchAttributes([
@@ -347,6 +379,11 @@ export async function PlanWorkflow(raw: PlanRunInput): Promise<PlanResult> {
       ...(task ? [{ key: A2aTaskState, value: task.status.state }, { key: PlannerWaitingSince, value: new Date(task.status.timestamp!) }] : []),
     ]);
     setCurrentDetails(details);
+  };
+
+  /** The last changes reach the webhooks before the plan ends (bounded: a dead webhook does not hold it). */
+  const pushed = async (): Promise<void> => {
+    if (push && !push.idle()) await condition(() => push.idle(), '10 minutes');
   };
 
   const start = (run: StepRun): void => {
@@ -435,11 +472,13 @@ export async function PlanWorkflow(raw: PlanRunInput): Promise<PlanResult> {
       await condition(() => !running());
       for (const r of s.steps.values()) if (r.state === 'pending') r.end('skipped', 'not started: the plan was cancelled');
       publish();
+      await pushed();
       await condition(allHandlersFinished);
     });
     throw err;
   }
   publish();
+  await pushed();
   await condition(allHandlersFinished);
   const result = s.result();
   if (result.state === 'completed') return result;

@@ -43,9 +43,12 @@ class Deployer implements AgentExecutor {
   ) {}
 
   execute = async (ctx: RequestContext, bus: ExecutionEventBus): Promise<void> => {
-    bus.publish(AgentEvent.task(ctx.task ?? submittedTask(ctx)));
     const existing = this.runs.get(ctx.taskId);
+    // A message to a task whose run is live shares that run's bus with the stream that started it
+    // (the SDK keeps it open through AUTH_REQUIRED): a second Task event there breaks that stream
+    // ("Stream ordering violation"), so a follow-up restates the wait as a status only.
     if (ctx.task && existing) return this.followUp(ctx.taskId, existing, bus);
+    bus.publish(AgentEvent.task(ctx.task ?? submittedTask(ctx)));
     if (ctx.task) {
       bus.publish(statusEvent(ctx.taskId, ctx.contextId, TaskState.TASK_STATE_FAILED, 'No deployment is running for this task'));
       return;

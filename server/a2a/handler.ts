@@ -19,6 +19,9 @@ import {
   Task as SdkTask,
   type Message as SdkMessage,
   type TaskPushNotificationConfig as SdkPushConfig,
+  type GetTaskPushNotificationConfigRequest as SdkGetPushConfigRequest,
+  type ListTaskPushNotificationConfigsRequest as SdkListPushConfigsRequest,
+  type DeleteTaskPushNotificationConfigRequest as SdkDeletePushConfigRequest,
 } from '@a2a-js/sdk';
 import type {
   A2ARequestHandler,
@@ -32,16 +35,22 @@ import {
   UnsupportedOperationError,
 } from '@a2a-js/sdk/errors';
 import { z } from 'zod';
-import { SendMessageParamsSchema, TaskStateSchema, isInterrupted, isTerminal, type AgentCard, type Message, type Task, type TaskState } from '../../a2a/schema';
+import { AuthenticationInfoSchema, SendMessageParamsSchema, TaskStateSchema, isInterrupted, isTerminal, type AgentCard, type Message, type Task, type TaskState } from '../../a2a/schema';
 import { explainIssues } from '../../a2a/validate';
 import { PlanWorkflow } from '../../workflows/plan';
-import { upstreamMessageUpdate, type PlanA2aInput } from '../../workflows/plan-messages';
+import { createPushConfigUpdate, deletePushConfigUpdate, pushConfigsQuery, upstreamMessageUpdate, type PlanA2aInput, type UpstreamPushConfig } from '../../workflows/plan-messages';
+import { webhookUrlProblem } from '../../a2a/webhook-url';
+import { outboundPolicy } from '../../a2a/outbound-policy';
+import { openSecrets, sealSecrets } from '../../a2a/sealed-credentials';
 import { A2aTaskState, PlanId, PlannerWaitingOn, PlannerWaitingSince } from '../../workflows/search-attributes';
 import { PlanSelectionError, selectPlan, type PlanSkill } from './plans';
-import { TaskLookupError, contextIdFor, contextPrefix, followTask, readTask, readTaskSoon, statusOf, taskIdFor, trimHistory, type Frame, type TaskRead } from './tasks';
+import { TaskLookupError, contextIdFor, contextPrefix, followTask, principalPrefix, readTask, readTaskSoon, statusOf, taskIdFor, trimHistory, type Frame, type TaskRead } from './tasks';
 
-/** The abort signal of the HTTP request being served (set by the router): a stream stops following when its caller leaves. */
-export const requestScope = new AsyncLocalStorage<{ signal: AbortSignal }>();
+/**
+ * The HTTP request being served (set by the router): its abort signal (a stream stops following
+ * when its caller leaves) and its caller, the principal of its bearer token (server/auth.ts).
+ */
+export const requestScope = new AsyncLocalStorage<{ signal: AbortSignal; principal: string }>();
 
 export interface HandlerOptions {
   client: Client;
@@ -52,6 +61,11 @@ export interface HandlerOptions {
   agentUrls: Record<string, string>;
   /** How long CancelTask waits for the plan to record CANCELED before returning the task as it is. */
   cancelWaitMs?: number;
+  /**
+   * PLANNER_WEBHOOK_SECRET: seals the token and credentials of push configs for history (the
+   * worker opens them). Without it push notifications are not offered (the card says so, -32003).
+   */
+  webhookSecret?: string;
 }
 
 /** -32602 / HTTP 400 naming the field: the zod issue's path under the request. */
@@ -82,6 +96,19 @@ const ListTasksParams = z.object({
   includeArtifacts: z.boolean().optional(),
 });
 
+/** ListTasks reads at most this many matching tasks to sort them (a caller with more sees the newest of these). */
+const LIST_SCAN_LIMIT = 10_000;
+
+function parsePageToken(token: string): { at: number; id: string } {
+  try {
+    const v = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as unknown;
+    if (Array.isArray(v) && typeof v[0] === 'number' && typeof v[1] === 'string') return { at: v[0], id: v[1] };
+  } catch {
+    // falls through to the error below
+  }
+  throw new RequestMalformedError({ message: 'Invalid params: pageToken: not a token this server gave' });
+}
+
 const toSdkTask = (t: Task) => SdkTask.fromJSON(t);
 const toSdkFrame = (f: Frame) => SdkStreamResponse.fromJSON(f);
 /** A status the blocking SendMessage returns at: terminal or interrupted. */
@@ -103,6 +130,17 @@ export class PlannerRequestHandler implements A2ARequestHandler {
     return requestScope.getStore()?.signal;
   }
 
+  /** The caller: every lookup is scoped to its tasks. */
+  private principal(): string {
+    const p = requestScope.getStore()?.principal;
+    if (!p) throw new Error('no caller for this request: the A2A router sets requestScope after authentication');
+    return p;
+  }
+
+  private follow(id: string, opts: Omit<Parameters<typeof followTask>[2], 'principal'> = {}) {
+    return followTask(this.client, id, { ...opts, principal: this.principal() });
+  }
+
   async getAgentCard() {
     return SdkAgentCard.fromJSON(this.o.card());
   }
@@ -113,16 +151,19 @@ export class PlannerRequestHandler implements A2ARequestHandler {
 
   private async read(id: string): Promise<TaskRead> {
     try {
-      return await readTask(this.client, id);
+      return await readTask(this.client, id, this.principal());
     } catch (err) {
       throw lookupError(err);
     }
   }
 
   /** Starts the plan a first message asks for; a retry with the same messageId finds the same plan. */
-  private async start(message: Message, metadata: Record<string, unknown> | undefined): Promise<{ taskId: string; contextId: string; upstream: Message }> {
+  private async start(message: Message, metadata: Record<string, unknown> | undefined, push: PushInput | undefined): Promise<{ taskId: string; contextId: string; upstream: Message }> {
     const contextId = message.contextId ?? contextIdFor(message.messageId);
-    const taskId = taskIdFor(contextId, message.messageId);
+    const principal = this.principal();
+    const taskId = taskIdFor(principal, contextId, message.messageId);
+    if (push) checkPushConfig(push, 'configuration.taskPushNotificationConfig');
+    const sealed = push ? this.seal(push) : undefined;
     let run;
     try {
       run = selectPlan(message, metadata, { skills: this.o.skills(), agentUrls: this.o.agentUrls });
@@ -131,7 +172,7 @@ export class PlannerRequestHandler implements A2ARequestHandler {
       throw e;
     }
     const upstream: Message = { ...message, taskId, contextId };
-    const a2a: PlanA2aInput = { contextId, message: upstream };
+    const a2a: PlanA2aInput = { contextId, message: upstream, ...(sealed ? { pushConfigs: [sealed] } : {}) };
     try {
       await this.client.workflow.start(PlanWorkflow, {
         taskQueue: this.o.taskQueue,
@@ -141,6 +182,8 @@ export class PlannerRequestHandler implements A2ARequestHandler {
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
         args: [{ ...run, a2a } as typeof run],
         staticSummary: `A2A task: plan ${run.plan.name} (${run.plan.steps.map((s) => s.id).join(' → ')})`,
+        // Who started it (the task id says it too): a hash of the caller's token, never the token.
+        memo: { a2aPrincipal: principal },
         typedSearchAttributes: [
           { key: PlanId, value: taskId },
           { key: PlannerWaitingOn, value: 'none' },
@@ -187,11 +230,11 @@ export class PlannerRequestHandler implements A2ARequestHandler {
   private async settled(taskId: string, after: number): Promise<Task> {
     let last: TaskRead | undefined;
     const done = (r: TaskRead): boolean => isTerminal(r.task.status.state) || r.task.history.slice(after).some((m) => settles(statusOf(m) ?? 'TASK_STATE_WORKING'));
-    for await (const frame of followTask(this.client, taskId, { signal: this.signal(), onRead: (r) => (last = r), fromHistoryIndex: after })) {
+    for await (const frame of this.follow(taskId, { signal: this.signal(), onRead: (r) => (last = r), fromHistoryIndex: after })) {
       void frame;
       if (last && done(last)) break;
     }
-    return (last ?? (await readTaskSoon(this.client, taskId))).task;
+    return (last ?? (await readTaskSoon(this.client, taskId, this.principal()))).task;
   }
 
   async sendMessage(params: SdkSendMessageRequest, _ctx: ServerCallContext): Promise<SdkMessage | ReturnType<typeof toSdkTask>> {
@@ -199,12 +242,18 @@ export class PlannerRequestHandler implements A2ARequestHandler {
     const { message, configuration } = req;
     if (message.role !== 'ROLE_USER') throw new RequestMalformedError({ message: 'Invalid params: message.role: a client message has role ROLE_USER' });
     const historyLength = configuration?.historyLength;
+    const push = configuration?.taskPushNotificationConfig;
     if (message.taskId) {
+      if (push) {
+        checkPushConfig(push, 'configuration.taskPushNotificationConfig');
+        this.pushOffered();
+      }
       const { taskId, historyIndex } = await this.deliver(message);
+      if (push) await this.addPushConfig(taskId, push);
       if (configuration?.returnImmediately) return toSdkTask(trimHistory((await this.read(taskId)).task, historyLength));
       return toSdkTask(trimHistory(await this.settled(taskId, historyIndex), historyLength));
     }
-    const { taskId, contextId, upstream } = await this.start(message, req.metadata);
+    const { taskId, contextId, upstream } = await this.start(message, req.metadata, push);
     if (configuration?.returnImmediately) {
       const submitted: Task = { id: taskId, contextId, status: { state: 'TASK_STATE_SUBMITTED', timestamp: new Date().toISOString() }, history: [upstream] };
       return toSdkTask(trimHistory(submitted, historyLength));
@@ -219,14 +268,20 @@ export class PlannerRequestHandler implements A2ARequestHandler {
     // SendStreamingMessage closes after INPUT_REQUIRED (the caller answers with a new message, §11.7)
     // and stays open through AUTH_REQUIRED (the task resumes by itself, §7.6.1).
     const stopAt = (s: TaskState) => s === 'TASK_STATE_INPUT_REQUIRED';
+    const push = req.configuration?.taskPushNotificationConfig;
     if (message.taskId) {
+      if (push) {
+        checkPushConfig(push, 'configuration.taskPushNotificationConfig');
+        this.pushOffered();
+      }
       const { taskId } = await this.deliver(message);
-      for await (const f of followTask(this.client, taskId, { snapshot: true, stopAt, signal: this.signal() })) yield toSdkFrame(f);
+      if (push) await this.addPushConfig(taskId, push);
+      for await (const f of this.follow(taskId, { snapshot: true, stopAt, signal: this.signal() })) yield toSdkFrame(f);
       return;
     }
-    const { taskId, contextId, upstream } = await this.start(message, req.metadata);
+    const { taskId, contextId, upstream } = await this.start(message, req.metadata, push);
     yield toSdkFrame({ task: { id: taskId, contextId, status: { state: 'TASK_STATE_SUBMITTED', timestamp: new Date().toISOString() }, history: [upstream] } });
-    for await (const f of followTask(this.client, taskId, { fromHistoryIndex: 1, stopAt, signal: this.signal() })) yield toSdkFrame(f);
+    for await (const f of this.follow(taskId, { fromHistoryIndex: 1, stopAt, signal: this.signal() })) yield toSdkFrame(f);
   }
 
   async getTask(params: { id: string; historyLength?: number }, _ctx: ServerCallContext) {
@@ -244,7 +299,7 @@ export class PlannerRequestHandler implements A2ARequestHandler {
     // The plan cancels its steps, which cancel the agents' tasks; then it records CANCELED.
     const abort = AbortSignal.any([AbortSignal.timeout(this.o.cancelWaitMs ?? 30_000), ...(this.signal() ? [this.signal()!] : [])]);
     let last: TaskRead = read;
-    for await (const f of followTask(this.client, id, { signal: abort, onRead: (r) => (last = r) })) void f;
+    for await (const f of this.follow(id, { signal: abort, onRead: (r) => (last = r) })) void f;
     return toSdkTask(last.task);
   }
 
@@ -255,58 +310,166 @@ export class PlannerRequestHandler implements A2ARequestHandler {
       throw new UnsupportedOperationError({ message: `Task ${id} is ${read.task.status.state}: a terminal task cannot be subscribed to; use GetTask` });
     }
     // Open until the task is terminal, through INPUT_REQUIRED and AUTH_REQUIRED (§3.1.6).
-    for await (const f of followTask(this.client, id, { snapshot: true, signal: this.signal() })) yield toSdkFrame(f);
+    for await (const f of this.follow(id, { snapshot: true, signal: this.signal() })) yield toSdkFrame(f);
   }
 
   async listTasks(params: SdkListTasksRequest, _ctx: ServerCallContext) {
     const wire = SdkListTasksRequest.toJSON(params) as Record<string, unknown>;
     const p = parse(ListTasksParams, { ...wire, status: wire.status === 'TASK_STATE_UNSPECIFIED' ? undefined : wire.status, contextId: wire.contextId || undefined, pageToken: wire.pageToken || undefined });
-    const clauses = [`WorkflowType = '${PlanWorkflow.name}'`, `${A2aTaskState.name} IS NOT NULL`];
-    if (p.contextId) clauses.push(`WorkflowId STARTS_WITH '${contextPrefix(p.contextId)}'`);
+    const principal = this.principal();
+    // Only the caller's tasks (their ids carry its principal), filtered by visibility.
+    const clauses = [`WorkflowType = '${PlanWorkflow.name}'`, `${A2aTaskState.name} IS NOT NULL`, `WorkflowId STARTS_WITH '${principalPrefix(principal)}'`];
+    if (p.contextId) clauses.push(`WorkflowId STARTS_WITH '${contextPrefix(principal, p.contextId)}'`);
     if (p.status) clauses.push(`${A2aTaskState.name} = '${p.status}'`);
     if (p.statusTimestampAfter) clauses.push(`${PlannerWaitingSince.name} > '${new Date(p.statusTimestampAfter).toISOString()}'`);
-    const query = clauses.join(' AND ');
-    const { namespace } = this.client.options;
     const pageSize = p.pageSize ?? 50;
-    let nextPageToken: Uint8Array | undefined;
-    if (p.pageToken) {
-      nextPageToken = Buffer.from(p.pageToken, 'base64url');
-      if (nextPageToken.length === 0) throw new RequestMalformedError({ message: 'Invalid params: pageToken: not a token this server gave' });
+    const after = p.pageToken ? parsePageToken(p.pageToken) : undefined;
+    // Newest status first (§3.1.4). SQL visibility cannot ORDER BY a search attribute, so the
+    // matching tasks' (status time, id) pairs are read and sorted here; the page token is the last
+    // pair given, so pages neither repeat nor skip a task that keeps its place.
+    const entries: Array<{ id: string; at: number }> = [];
+    for await (const info of this.client.workflow.list({ query: clauses.join(' AND '), pageSize: 1000 })) {
+      const at = info.typedSearchAttributes.get(PlannerWaitingSince);
+      entries.push({ id: info.workflowId, at: at ? at.getTime() : 0 });
+      if (entries.length >= LIST_SCAN_LIMIT) break;
     }
-    let res;
-    try {
-      res = await this.client.workflowService.listWorkflowExecutions({ namespace, query, pageSize, nextPageToken });
-    } catch (err) {
-      if (p.pageToken) throw new RequestMalformedError({ message: `Invalid params: pageToken: ${(err as Error).message}` });
-      throw err;
-    }
-    const count = await this.client.workflowService.countWorkflowExecutions({ namespace, query });
-    const ids = (res.executions ?? []).map((e) => e.execution?.workflowId ?? '').filter(Boolean);
-    const reads = await Promise.all(ids.map((id) => readTask(this.client, id).catch(() => undefined)));
+    entries.sort((a, b) => b.at - a.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const from = after ? entries.findIndex((e) => e.at < after.at || (e.at === after.at && e.id > after.id)) : 0;
+    const page = from < 0 ? [] : entries.slice(from, from + pageSize);
+    const reads = await Promise.all(page.map((e) => readTask(this.client, e.id, principal).catch(() => undefined)));
     const tasks = reads.flatMap((r) => {
       if (!r) return [];
       const { artifacts, ...rest } = trimHistory(r.task, p.historyLength);
       return [toSdkTask(p.includeArtifacts ? { ...rest, artifacts: artifacts ?? [] } : rest)];
     });
-    const token = res.nextPageToken && res.nextPageToken.length > 0 ? Buffer.from(res.nextPageToken).toString('base64url') : '';
-    return { tasks, nextPageToken: token, pageSize, totalSize: Number(count.count ?? 0) };
+    const last = page.at(-1);
+    const more = from >= 0 && from + pageSize < entries.length;
+    const token = more && last ? Buffer.from(JSON.stringify([last.at, last.id])).toString('base64url') : '';
+    return { tasks, nextPageToken: token, pageSize, totalSize: entries.length };
   }
 
-  // Push notifications for upstream callers are not offered yet (capabilities.pushNotifications is
-  // false): the spec's error for each of the four methods (§3.3.4).
-  private noPush(): never {
-    throw new PushNotificationNotSupportedError({ message: 'This agent does not offer push notifications (capabilities.pushNotifications is false); use SubscribeToTask or GetTask' });
+  // Push notifications for upstream callers (§3.1.7–§3.1.10): the configs live in the plan (an
+  // update per create and delete, read by query), which delivers every later status and artifact.
+
+  /** The config as the plan keeps it: its secrets sealed. */
+  private seal(c: PushInput): Omit<UpstreamPushConfig, 'id'> {
+    const secret = this.o.webhookSecret;
+    if (!secret) {
+      throw new PushNotificationNotSupportedError({ message: 'This planner does not offer push notifications (capabilities.pushNotifications is false: PLANNER_WEBHOOK_SECRET is not set); use SubscribeToTask or GetTask' });
+    }
+    const token = c.token || undefined;
+    const credentials = c.authentication?.credentials || undefined;
+    return {
+      url: c.url,
+      ...(c.authentication ? { scheme: c.authentication.scheme } : {}),
+      ...(token || credentials ? { sealed: sealSecrets(secret, { ...(token ? { token } : {}), ...(credentials ? { credentials } : {}) }) } : {}),
+    };
   }
-  async createTaskPushNotificationConfig(): Promise<SdkPushConfig> {
-    return this.noPush();
+
+  private toSdkPushConfig(taskId: string, c: UpstreamPushConfig): SdkPushConfig {
+    const secrets = c.sealed && this.o.webhookSecret ? openSecrets(this.o.webhookSecret, c.sealed) : {};
+    return {
+      tenant: '',
+      id: c.id,
+      taskId,
+      url: c.url,
+      token: secrets.token ?? '',
+      authentication: c.scheme ? { scheme: c.scheme, credentials: secrets.credentials ?? '' } : undefined,
+    };
   }
-  async getTaskPushNotificationConfig(): Promise<SdkPushConfig> {
-    return this.noPush();
+
+  private async addPushConfig(taskId: string, c: PushInput): Promise<UpstreamPushConfig> {
+    const sealed = this.seal(c);
+    try {
+      return await this.client.workflow.getHandle(taskId).executeUpdate(createPushConfigUpdate, { args: [sealed] });
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) throw new UnsupportedOperationError({ message: `Task ${taskId} has ended: there is nothing more to notify` });
+      if (err instanceof WorkflowUpdateFailedError) {
+        const why = err.cause?.message ?? err.message;
+        if (why.includes('InvalidPushConfig: ')) throw new RequestMalformedError({ message: `Invalid params: ${why.slice(why.indexOf('InvalidPushConfig: ') + 19)}` });
+      }
+      if (/not registered|no registered handler|update type/i.test(String((err as Error).message) + String((err as { cause?: Error }).cause?.message ?? ''))) {
+        throw new UnsupportedOperationError({ message: `Task ${taskId} was started before this planner delivered push notifications; use SubscribeToTask or GetTask` });
+      }
+      throw err;
+    }
   }
-  async listTaskPushNotificationConfigs(): Promise<never> {
-    return this.noPush();
+
+  /** The task's configs ([] for a plan started before push support). */
+  private async pushConfigs(read: TaskRead, taskId: string): Promise<UpstreamPushConfig[]> {
+    try {
+      return await this.client.workflow.getHandle(taskId, read.runId).query(pushConfigsQuery);
+    } catch (err) {
+      if (/not registered|unknown query|did not register/i.test((err as Error).message)) return [];
+      throw err;
+    }
   }
-  async deleteTaskPushNotificationConfig(): Promise<void> {
-    this.noPush();
+
+  private pushOffered(): void {
+    this.seal({ url: 'http://unused.invalid/' });
+  }
+
+  async createTaskPushNotificationConfig(params: SdkPushConfig): Promise<SdkPushConfig> {
+    this.pushOffered();
+    const taskId = parse(IdSchema, params.taskId, 'taskId');
+    const input: PushInput = { url: params.url, ...(params.token ? { token: params.token } : {}), ...(params.authentication ? { authentication: params.authentication } : {}) };
+    checkPushConfig(input, '');
+    const read = await this.read(taskId);
+    if (read.closed || isTerminal(read.task.status.state)) {
+      throw new UnsupportedOperationError({ message: `Task ${taskId} is ${read.task.status.state}: there is nothing more to notify` });
+    }
+    return this.toSdkPushConfig(taskId, await this.addPushConfig(taskId, input));
+  }
+
+  async getTaskPushNotificationConfig(params: SdkGetPushConfigRequest): Promise<SdkPushConfig> {
+    this.pushOffered();
+    const taskId = parse(IdSchema, params.taskId, 'taskId');
+    const id = parse(z.string().min(1, 'a config id is required'), params.id, 'id');
+    const read = await this.read(taskId);
+    const found = (await this.pushConfigs(read, taskId)).find((c) => c.id === id);
+    if (!found) throw new TaskNotFoundError({ message: `Push notification config ${id} not found on task ${taskId}` });
+    return this.toSdkPushConfig(taskId, found);
+  }
+
+  async listTaskPushNotificationConfigs(params: SdkListPushConfigsRequest) {
+    this.pushOffered();
+    const taskId = parse(IdSchema, params.taskId, 'taskId');
+    const read = await this.read(taskId);
+    // A task has a handful of configs: one page holds them all.
+    return { configs: (await this.pushConfigs(read, taskId)).map((c) => this.toSdkPushConfig(taskId, c)), nextPageToken: '' };
+  }
+
+  async deleteTaskPushNotificationConfig(params: SdkDeletePushConfigRequest): Promise<void> {
+    this.pushOffered();
+    const taskId = parse(IdSchema, params.taskId, 'taskId');
+    const id = parse(z.string().min(1, 'a config id is required'), params.id, 'id');
+    const read = await this.read(taskId);
+    // Idempotent (§3.1.10): an ended task's configs ended with it; an unknown id is already gone.
+    if (read.closed) return;
+    try {
+      await this.client.workflow.getHandle(taskId).executeUpdate(deletePushConfigUpdate, { args: [{ id }] });
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) return;
+      if (/not registered|no registered handler|update type/i.test(String((err as Error).message) + String((err as { cause?: Error }).cause?.message ?? ''))) return;
+      throw err;
+    }
   }
 }
+
+type PushInput = { url: string; token?: string; authentication?: { scheme: string; credentials?: string } };
+
+/** Why a push config cannot be registered, naming its field (§13.2: the webhook goes through the outbound policy). */
+function pushConfigProblem(c: PushInput): string | undefined {
+  if (typeof c?.url !== 'string' || c.url === '') return 'url: a webhook URL is required';
+  const url = webhookUrlProblem(c.url) ?? outboundPolicy().checkUrl(c.url);
+  if (url) return `url: ${url}`;
+  if (c.authentication !== undefined && !AuthenticationInfoSchema.safeParse(c.authentication).success) return 'authentication: needs a scheme (and credentials)';
+  return undefined;
+}
+
+/** -32602 naming the field of a webhook the planner will not call. */
+function checkPushConfig(c: PushInput, prefix: string): void {
+  const problem = pushConfigProblem(c);
+  if (problem) throw new RequestMalformedError({ message: `Invalid params: ${prefix ? `${prefix}.` : ''}${problem}` });
+}
+

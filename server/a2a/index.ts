@@ -7,7 +7,7 @@ import express, { type ErrorRequestHandler, type Request, type RequestHandler } 
 import { jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import type { AgentCard } from '../../a2a/schema';
 import type { ApiContext } from '../context';
-import { requireBearer, type AuthSettings } from '../auth';
+import { principalOfResponse, requireBearer, type AuthSettings } from '../auth';
 import { PlannerRequestHandler, requestScope } from './handler';
 import { PLAN_DOCUMENT_SKILL, agentUrlsFrom, planSkills, type PlanSkill } from './plans';
 
@@ -15,7 +15,8 @@ export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
 export const JSONRPC_PATH = '/a2a/jsonrpc';
 export const REST_PATH = '/a2a/rest';
 
-export function agentCard(baseUrl: string, skills: PlanSkill[]): AgentCard {
+/** `push`: push notifications are offered (PLANNER_WEBHOOK_SECRET is set to seal their credentials). */
+export function agentCard(baseUrl: string, skills: PlanSkill[], push: boolean): AgentCard {
   return {
     name: 'a2a-planner',
     description:
@@ -26,7 +27,7 @@ export function agentCard(baseUrl: string, skills: PlanSkill[]): AgentCard {
       { url: `${baseUrl}${JSONRPC_PATH}`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
       { url: `${baseUrl}${REST_PATH}`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
     ],
-    capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: false },
+    capabilities: { streaming: true, pushNotifications: push, extendedAgentCard: false },
     defaultInputModes: ['text/plain', 'application/json'],
     defaultOutputModes: ['application/json', 'text/plain'],
     skills: [...skills.map((s) => s.skill), PLAN_DOCUMENT_SKILL],
@@ -42,19 +43,21 @@ function baseUrlOf(req: Request): string {
 
 /** The face's routes; mounted by createApp before its 404 handler. */
 export function a2aRouter(ctx: ApiContext, auth: AuthSettings, env: NodeJS.ProcessEnv = process.env): express.Router {
+  const push = ctx.config.PLANNER_WEBHOOK_SECRET !== undefined;
   const skills = (): PlanSkill[] => planSkills(ctx.config.PLANNER_PLAN_DIR, (file, why) => ctx.logger.warn({ file, why }, 'plan file left out of the agent card'));
   const handler = new PlannerRequestHandler({
     client: ctx.temporal,
     taskQueue: ctx.config.PLANNER_TASK_QUEUE,
-    card: () => agentCard('http://planner.invalid', []),
+    card: () => agentCard('http://planner.invalid', [], push),
     skills,
     agentUrls: agentUrlsFrom(env),
+    webhookSecret: ctx.config.PLANNER_WEBHOOK_SECRET,
   });
   const router = express.Router();
 
   // Public: the card needs no token and no A2A-Version header.
   router.get(AGENT_CARD_PATH, (req, res) => {
-    const body = JSON.stringify(agentCard(baseUrlOf(req), skills()));
+    const body = JSON.stringify(agentCard(baseUrlOf(req), skills(), push));
     const etag = `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
     res.set({ 'Cache-Control': 'public, max-age=300', ETag: etag, 'Content-Type': 'application/json' });
     if (req.get('if-none-match') === etag) {
@@ -64,11 +67,11 @@ export function a2aRouter(ctx: ApiContext, auth: AuthSettings, env: NodeJS.Proce
     res.send(body);
   });
 
-  // A stream follows the plan only while its caller is connected.
+  // A stream follows the plan only while its caller is connected; every call sees only its caller's tasks.
   const scoped: RequestHandler = (req, res, next) => {
     const ac = new AbortController();
     res.on('close', () => ac.abort());
-    requestScope.run({ signal: ac.signal }, () => next());
+    requestScope.run({ signal: ac.signal, principal: principalOfResponse(res.locals) }, () => next());
   };
   const bearer = requireBearer(auth);
   const limit = ctx.config.PLANNER_API_BODY_LIMIT;

@@ -19,14 +19,22 @@ export function contextIdFor(messageId: string): string {
   return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20, 32)}`;
 }
 
-/** The task id (= the plan's workflow id) of a first message: one per (contextId, messageId), so a retry finds the plan it started. */
-export function taskIdFor(contextId: string, messageId: string): string {
-  return `${contextPrefix(contextId)}${h(`message\n${messageId}`)}`;
+/**
+ * The task id (= the plan's workflow id) of a first message: one per (caller, contextId,
+ * messageId), so a retry finds the plan it started, and a caller's id never names another's task.
+ */
+export function taskIdFor(principal: string, contextId: string, messageId: string): string {
+  return `${contextPrefix(principal, contextId)}${h(`message\n${messageId}`)}`;
 }
 
-/** Every task of a context has this id prefix (ListTasks filters on it). */
-export function contextPrefix(contextId: string): string {
-  return `a2a-${h(`ctx\n${contextId}`, 12)}-`;
+/** Every task of a caller has this id prefix: it scopes lookups and ListTasks. */
+export function principalPrefix(principal: string): string {
+  return `a2a-${principal}-`;
+}
+
+/** Every task of a caller's context has this id prefix (ListTasks filters on it). */
+export function contextPrefix(principal: string, contextId: string): string {
+  return `${principalPrefix(principal)}${h(`ctx\n${contextId}`, 12)}-`;
 }
 
 /** The A2A error to raise: the handler turns these into the SDK's typed errors. */
@@ -54,8 +62,9 @@ function closedState(status: string): TaskState | undefined {
   return 'TASK_STATE_FAILED'; // FAILED, TERMINATED, TIMED_OUT
 }
 
-export async function readTask(client: Client, id: string): Promise<TaskRead> {
-  if (!id.startsWith('a2a-')) throw new TaskLookupError('not-found', `Task not found: ${id}`);
+/** The caller's task: another caller's task is not found, exactly as an unknown one (spec §13.1). */
+export async function readTask(client: Client, id: string, principal: string): Promise<TaskRead> {
+  if (!id.startsWith(principalPrefix(principal))) throw new TaskLookupError('not-found', `Task not found: ${id}`);
   let desc: WorkflowExecutionDescription;
   try {
     desc = await client.workflow.getHandle(id).describe();
@@ -103,6 +112,8 @@ export type Frame =
   | { artifactUpdate: { taskId: string; contextId: string; artifact: Artifact; append: boolean; lastChunk: boolean } };
 
 export interface FollowOptions {
+  /** The caller the task belongs to. */
+  principal: string;
   signal?: AbortSignal;
   /** Yield the task as the first frame (SubscribeToTask, a follow-up SendStreamingMessage). */
   snapshot?: boolean;
@@ -115,11 +126,11 @@ export interface FollowOptions {
 }
 
 /** readTask, waiting a little for a plan that was just started (its first workflow task answers queries). */
-export async function readTaskSoon(client: Client, id: string, withinMs = 15_000): Promise<TaskRead> {
+export async function readTaskSoon(client: Client, id: string, principal: string, withinMs = 15_000): Promise<TaskRead> {
   const deadline = Date.now() + withinMs;
   for (;;) {
     try {
-      return await readTask(client, id);
+      return await readTask(client, id, principal);
     } catch (err) {
       if (!(err instanceof TaskLookupError && err.kind === 'unavailable') || Date.now() > deadline) throw err;
       await new Promise((r) => setTimeout(r, 100));
@@ -132,8 +143,8 @@ export async function readTaskSoon(client: Client, id: string, withinMs = 15_000
  * and an artifactUpdate for each new artifact, read from the plan whenever its history moves.
  * Ends after a terminal status (or one `stopAt` names).
  */
-export async function* followTask(client: Client, id: string, opts: FollowOptions = {}): AsyncGenerator<Frame> {
-  let read = await readTaskSoon(client, id);
+export async function* followTask(client: Client, id: string, opts: FollowOptions): AsyncGenerator<Frame> {
+  let read = await readTaskSoon(client, id, opts.principal);
   opts.onRead?.(read);
   if (opts.snapshot) yield { task: read.task };
   // Every status the plan recorded is in its history: each new one becomes a frame, in order,
@@ -181,7 +192,7 @@ export async function* followTask(client: Client, id: string, opts: FollowOption
       token = res.nextPageToken && res.nextPageToken.length > 0 ? res.nextPageToken : undefined;
       if ((res.history?.events?.length ?? 0) > 0 || token === undefined) break;
     }
-    read = await readTaskSoon(client, id);
+    read = await readTaskSoon(client, id, opts.principal);
     opts.onRead?.(read);
   }
 }

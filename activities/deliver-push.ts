@@ -1,0 +1,71 @@
+// Delivers one push notification of the planner's own A2A task to an upstream caller's webhook
+// (spec §4.3.3): POST of one StreamResponse in HTTP+JSON form, with the caller's credentials.
+// Temporal retries it with backoff; every attempt carries the same Idempotency-Key, so a receiver
+// recognises a retried or replayed delivery.
+import { ApplicationFailure } from '@temporalio/common';
+import type { Logger } from 'pino';
+import { request, type Dispatcher } from 'undici';
+import { outboundPolicy, refusalIn } from '../a2a/outbound-policy';
+import { webhookUrlProblem } from '../a2a/webhook-url';
+import { openSecrets } from '../a2a/sealed-credentials';
+
+export interface UpstreamPushInput {
+  /** The config's id (for logs) and where to POST. */
+  configId: string;
+  url: string;
+  /** authentication.scheme of the config. */
+  scheme?: string;
+  /** The token and credentials, sealed by the face (a2a/sealed-credentials.ts). */
+  sealed?: string;
+  /** One StreamResponse: {statusUpdate} or {artifactUpdate}. */
+  body: object;
+  /** <task id>/<event>/<config id>: the same for every attempt at the same change. */
+  idempotencyKey: string;
+}
+
+const TIMEOUT_MS = 15_000;
+
+/** `secret`: PLANNER_WEBHOOK_SECRET, which the face sealed the configs' secrets with. */
+export function createDeliverUpstreamPush(logger: Logger, secret: string | undefined) {
+  // The agents' address policy applies to webhooks too, checked on every connect (after DNS).
+  let dispatcher: Dispatcher | undefined;
+  const policed = (): Dispatcher => (dispatcher ??= outboundPolicy().dispatcher());
+  return async function deliverUpstreamPush(input: UpstreamPushInput): Promise<{ status: number }> {
+    const refused = (why: string) => ApplicationFailure.create({ type: 'WebhookUrlRefused', nonRetryable: true, message: `push config ${input.configId}: ${why}` });
+    const problem = webhookUrlProblem(input.url) ?? outboundPolicy().checkUrl(input.url);
+    if (problem) throw refused(problem);
+    let secrets: { token?: string; credentials?: string } = {};
+    if (input.sealed) {
+      if (!secret) throw ApplicationFailure.create({ type: 'ConfigurationError', nonRetryable: true, message: `push config ${input.configId}: its credentials are sealed; PLANNER_WEBHOOK_SECRET is not set on this worker` });
+      try {
+        secrets = openSecrets(secret, input.sealed);
+      } catch (err) {
+        throw ApplicationFailure.create({ type: 'ConfigurationError', nonRetryable: true, message: `push config ${input.configId}: its credentials do not open with this worker's PLANNER_WEBHOOK_SECRET (${(err as Error).message})` });
+      }
+    }
+    const headers: Record<string, string> = { 'content-type': 'application/a2a+json', 'idempotency-key': input.idempotencyKey };
+    if (input.scheme) headers.authorization = `${input.scheme} ${secrets.credentials ?? ''}`.trim();
+    // The token has no transport of its own in v1.0; a2a-js and 0.3 receivers read this header.
+    if (secrets.token) headers['x-a2a-notification-token'] = secrets.token;
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await request(input.url, { dispatcher: policed(), method: 'POST', headers, body: JSON.stringify(input.body), headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS });
+    } catch (err) {
+      const refusal = refusalIn(err);
+      if (refusal) throw refused(`not connecting: ${refusal.message}`);
+      throw err;
+    }
+    await res.body.dump();
+    if (res.statusCode >= 200 && res.statusCode < 300) {
+      logger.debug({ configId: input.configId, key: input.idempotencyKey, status: res.statusCode }, 'push notification delivered');
+      return { status: res.statusCode };
+    }
+    const retryable = res.statusCode === 408 || res.statusCode === 429 || res.statusCode >= 500;
+    // The URL may carry a secret in its path: name the host only.
+    throw ApplicationFailure.create({
+      type: 'WebhookRejected',
+      message: `push config ${input.configId}: webhook at host ${new URL(input.url).host} answered HTTP ${res.statusCode}`,
+      nonRetryable: !retryable,
+    });
+  };
+}
