@@ -4,6 +4,7 @@
 // follower adds no event to the plan's history.
 import { createHash } from 'node:crypto';
 import { WorkflowNotFoundError, isGrpcServiceError, type Client, type WorkflowExecutionDescription } from '@temporalio/client';
+import { followHistory } from '../../client/follow-history';
 import { TaskStateSchema, isTerminal, type Artifact, type Message, type Task, type TaskState } from '../../a2a/schema';
 import { PlanWorkflow } from '../../workflows/plan';
 import { planTaskQuery, type PlanTask } from '../../workflows/plan-messages';
@@ -152,47 +153,39 @@ export async function* followTask(client: Client, id: string, opts: FollowOption
   let seenHistory = opts.fromHistoryIndex ?? read.task.history.length;
   const seenArtifacts = new Set(opts.fromHistoryIndex === undefined ? (read.task.artifacts ?? []).map((a) => a.artifactId) : []);
   if (opts.snapshot && isTerminal(read.task.status.state)) return;
-  let token: Uint8Array | undefined;
-  let first = true;
-  const { namespace } = client.options;
-  for (;;) {
-    const { task } = read;
-    for (const artifact of task.artifacts ?? []) {
-      if (seenArtifacts.has(artifact.artifactId)) continue;
-      seenArtifacts.add(artifact.artifactId);
-      yield { artifactUpdate: { taskId: id, contextId: task.contextId, artifact, append: false, lastChunk: true } };
-    }
-    const fresh = task.history.slice(seenHistory);
-    seenHistory = Math.max(seenHistory, task.history.length);
-    for (const m of fresh) {
-      const state = statusOf(m);
-      if (!state) continue; // the upstream's own message
-      const status = { state, message: m, timestamp: String(m.metadata?.timestamp ?? task.status.timestamp) };
-      yield { statusUpdate: { taskId: id, contextId: task.contextId, status } };
-      if (isTerminal(state) || (opts.stopAt?.(state) ?? false)) return;
-    }
-    if (read.closed) {
-      // Closed without a recorded final status (terminated, timed out): the state it ended in.
-      if (isTerminal(task.status.state)) yield { statusUpdate: { taskId: id, contextId: task.contextId, status: task.status } };
-      return;
-    }
-    // Wait for the plan's history to move (a long poll of about 20 s at most), then read again.
+  // The plan's history moving is the cue to read again (client/follow-history.ts: a long poll of
+  // about 20 s at most, one abort signal per poll, Temporal's outages waited out).
+  const moves = followHistory(client, id, { runId: read.runId, ...(opts.signal ? { signal: opts.signal } : {}) });
+  try {
     for (;;) {
-      if (opts.signal?.aborted) return;
-      const request = { namespace, execution: { workflowId: id, runId: read.runId }, nextPageToken: token, waitNewEvent: !first, maximumPageSize: 1000 };
-      const call = () => client.workflowService.getWorkflowExecutionHistory(request);
-      let res;
-      try {
-        res = opts.signal ? await client.withAbortSignal(opts.signal, call) : await call();
-      } catch (err) {
-        if (opts.signal?.aborted) return;
-        throw err;
+      const { task } = read;
+      for (const artifact of task.artifacts ?? []) {
+        if (seenArtifacts.has(artifact.artifactId)) continue;
+        seenArtifacts.add(artifact.artifactId);
+        yield { artifactUpdate: { taskId: id, contextId: task.contextId, artifact, append: false, lastChunk: true } };
       }
-      first = false;
-      token = res.nextPageToken && res.nextPageToken.length > 0 ? res.nextPageToken : undefined;
-      if ((res.history?.events?.length ?? 0) > 0 || token === undefined) break;
+      const fresh = task.history.slice(seenHistory);
+      seenHistory = Math.max(seenHistory, task.history.length);
+      for (const m of fresh) {
+        const state = statusOf(m);
+        if (!state) continue; // the upstream's own message
+        const status = { state, message: m, timestamp: String(m.metadata?.timestamp ?? task.status.timestamp) };
+        yield { statusUpdate: { taskId: id, contextId: task.contextId, status } };
+        if (isTerminal(state) || (opts.stopAt?.(state) ?? false)) return;
+      }
+      if (read.closed) {
+        // Closed without a recorded final status (terminated, timed out): the state it ended in.
+        if (isTerminal(task.status.state)) yield { statusUpdate: { taskId: id, contextId: task.contextId, status: task.status } };
+        return;
+      }
+      let move;
+      do move = await moves.next();
+      while (!move.done && move.value.kind === 'unavailable');
+      if (move.done) return; // the caller left
+      read = await readTaskSoon(client, id, opts.principal);
+      opts.onRead?.(read);
     }
-    read = await readTaskSoon(client, id, opts.principal);
-    opts.onRead?.(read);
+  } finally {
+    await moves.return(undefined);
   }
 }
