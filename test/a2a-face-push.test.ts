@@ -12,6 +12,9 @@ import { itReplaysItsHistories, plannerSuite } from './support/suite';
 import { eventually } from './support/wait';
 
 const OTHER = 'a-second-caller-token-0123456789';
+/** The scoping test's own caller, and one for a face whose queue no worker polls. */
+const MINE = 'the-scoping-tests-own-token-42';
+const LONELY = 'a-caller-whose-planner-has-no-worker';
 // Seals the configs' token and credentials for history (server) and opens them (worker).
 const WEBHOOK_SECRET = 'webhook-secret-of-this-suite-0123';
 const suite = plannerSuite('a2a-face-push', () => ({ PLANNER_WEBHOOK_SECRET: WEBHOOK_SECRET }));
@@ -51,7 +54,7 @@ beforeAll(async () => {
   for (const level of ['error', 'warn'] as const) jest.spyOn(console, level).mockImplementation(() => undefined);
   [reviewer, deployer, receiver] = await Promise.all([startCodeReviewer(), startDeployer(), startReceiver()]);
   process.env.PLANNER_A2A_AGENT_URLS = JSON.stringify({ 'code-reviewer': reviewer.baseUrl, deployer: deployer.baseUrl });
-  api = await startApi(suite.client, suite.queue, { PLANNER_API_TOKEN: `${TOKEN},${OTHER}`, PLANNER_WEBHOOK_SECRET: WEBHOOK_SECRET });
+  api = await startApi(suite.client, suite.queue, { PLANNER_API_TOKEN: `${TOKEN},${OTHER},${MINE}`, PLANNER_WEBHOOK_SECRET: WEBHOOK_SECRET });
 });
 afterAll(async () => {
   delete process.env.PLANNER_A2A_AGENT_URLS;
@@ -191,8 +194,10 @@ describe('push notifications to upstream callers', () => {
 });
 
 describe('per-caller scoping', () => {
+  // A caller of this test's own: other files' tasks under the shared TOKEN come and go meanwhile.
+  const own = (method: string, params: unknown) => rpc(method, params, MINE);
   it("another caller's task is not found on every method, and ListTasks lists only the caller's own, newest status first", async () => {
-    const mine = resultOf<{ task: WireTask }>(await rpc('SendMessage', { message: message('Release payments-api') })).task;
+    const mine = resultOf<{ task: WireTask }>(await own('SendMessage', { message: message('Release payments-api') })).task;
     expect(mine.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     const theirs = resultOf<{ task: WireTask }>(await rpc('SendMessage', { message: message('Release payments-api'), configuration: { returnImmediately: true } }, OTHER)).task;
     suite.track(mine.id, `${mine.id}.review`, theirs.id, `${theirs.id}.review`);
@@ -214,14 +219,22 @@ describe('per-caller scoping', () => {
     const rest = await call(api.url, 'GET', `/a2a/rest/tasks/${mine.id}`, { headers: V1, token: OTHER });
     expect(rest.status).toBe(404);
     // Nothing reached my task: it still waits on the same question, with one upstream message.
-    const still = resultOf<WireTask & { history: unknown[] }>(await rpc('GetTask', { id: mine.id }));
+    const still = resultOf<WireTask & { history: unknown[] }>(await own('GetTask', { id: mine.id }));
     expect(still.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
 
     type Listed = { tasks: WireTask[]; totalSize: number; nextPageToken: string };
     const theirList = resultOf<Listed>(await rpc('ListTasks', { pageSize: 100 }, OTHER));
     expect(theirList.tasks.map((t) => t.id)).toEqual([theirs.id]);
     expect(theirList.totalSize).toBe(1);
-    const myList = resultOf<Listed>(await rpc('ListTasks', { pageSize: 100 }));
+    // Two more of mine, so that the order has something to show (visibility may take a moment).
+    for (let i = 0; i < 2; i++) {
+      const more = resultOf<{ task: WireTask }>(await own('SendMessage', { message: message('Release payments-api'), configuration: { returnImmediately: true } })).task;
+      suite.track(more.id, `${more.id}.review`);
+    }
+    const myList = await eventually(async () => {
+      const list = resultOf<Listed>(await own('ListTasks', { pageSize: 100 }));
+      return list.tasks.length >= 3 ? list : undefined;
+    }, 'three of my tasks listed', 20_000, 200);
     expect(myList.tasks.map((t) => t.id)).toContain(mine.id);
     expect(myList.tasks.map((t) => t.id)).not.toContain(theirs.id);
     // Newest status first (§3.1.4), across pages too.
@@ -231,15 +244,34 @@ describe('per-caller scoping', () => {
     const pages: string[] = [];
     let token = '';
     for (let i = 0; i < 20; i++) {
-      const page = resultOf<Listed>(await rpc('ListTasks', { pageSize: 1, ...(token ? { pageToken: token } : {}) }));
+      const page = resultOf<Listed>(await own('ListTasks', { pageSize: 1, ...(token ? { pageToken: token } : {}) }));
       pages.push(...page.tasks.map((t) => t.id));
       token = page.nextPageToken;
       if (!token) break;
     }
     expect(pages).toEqual(myList.tasks.map((t) => t.id));
-    expect(errOf(await rpc('ListTasks', { pageToken: 'bm90LWEtdG9rZW4' })).message).toContain('pageToken');
+    expect(errOf(await own('ListTasks', { pageToken: 'bm90LWEtdG9rZW4' })).message).toContain('pageToken');
     await Promise.all([suite.client.workflow.getHandle(mine.id).cancel(), suite.client.workflow.getHandle(theirs.id).cancel()]);
   });
+
+  it('lists a task whose state no worker can give as visibility knows it, saying so, and still lists the others', async () => {
+    // A second face on a task queue no worker polls: its plan's query goes unanswered.
+    const idle = await startApi(suite.client, `${suite.queue}-nobody`, { PLANNER_API_TOKEN: LONELY });
+    try {
+      const rpcIdle = (method: string, params: unknown) => call(idle.url, 'POST', '/a2a/jsonrpc', { body: { jsonrpc: '2.0', id: 1, method, params }, headers: V1, token: LONELY });
+      const stuck = resultOf<{ task: WireTask }>(await rpcIdle('SendMessage', { message: message('Release payments-api'), configuration: { returnImmediately: true } })).task;
+      const listed = await eventually(async () => {
+        const list = resultOf<{ tasks: Array<WireTask & { metadata?: { planner?: { stateUnreadable?: string } } }> }>(await rpcIdle('ListTasks', {}));
+        return list.tasks.length > 0 ? list.tasks : undefined;
+      }, 'the stuck task listed', 40_000, 500);
+      expect(listed.map((t) => t.id)).toEqual([stuck.id]);
+      expect(listed[0]).toMatchObject({ contextId: stuck.contextId, status: { state: 'TASK_STATE_SUBMITTED' } });
+      expect(listed[0]!.metadata?.planner?.stateUnreadable).toMatch(/could not be read/);
+      await suite.client.workflow.getHandle(stuck.id).terminate('no worker on its queue, by design of this test');
+    } finally {
+      await idle.close();
+    }
+  }, 60_000);
 });
 
 itReplaysItsHistories(suite);

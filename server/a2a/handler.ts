@@ -109,6 +109,25 @@ function parsePageToken(token: string): { at: number; id: string } {
   throw new RequestMalformedError({ message: 'Invalid params: pageToken: not a token this server gave' });
 }
 
+/** A task as ListTasks found it in visibility. */
+interface Listed {
+  id: string;
+  at: number;
+  state?: string;
+  contextId?: unknown;
+}
+
+/** The task from visibility alone (its query went unanswered): id, context, state and time; the reason in its metadata. */
+function listedOnly(e: Listed, err: unknown): Task {
+  const state = TaskStateSchema.safeParse(e.state);
+  return {
+    id: e.id,
+    contextId: typeof e.contextId === 'string' ? e.contextId : '',
+    status: { state: state.success ? state.data : 'TASK_STATE_UNSPECIFIED', timestamp: new Date(e.at).toISOString() },
+    metadata: { planner: { stateUnreadable: `only the listing's record: the plan's state could not be read (${err instanceof Error ? err.message : String(err)})` } },
+  };
+}
+
 const toSdkTask = (t: Task) => SdkTask.fromJSON(t);
 const toSdkFrame = (f: Frame) => SdkStreamResponse.fromJSON(f);
 /** A status the blocking SendMessage returns at: terminal or interrupted. */
@@ -183,7 +202,7 @@ export class PlannerRequestHandler implements A2ARequestHandler {
         args: [{ ...run, a2a } as typeof run],
         staticSummary: `A2A task: plan ${run.plan.name} (${run.plan.steps.map((s) => s.id).join(' → ')})`,
         // Who started it (the task id says it too): a hash of the caller's token, never the token.
-        memo: { a2aPrincipal: principal },
+        memo: { a2aPrincipal: principal, a2aContextId: contextId },
         typedSearchAttributes: [
           { key: PlanId, value: taskId },
           { key: PlannerWaitingOn, value: 'none' },
@@ -327,21 +346,29 @@ export class PlannerRequestHandler implements A2ARequestHandler {
     // Newest status first (§3.1.4). SQL visibility cannot ORDER BY a search attribute, so the
     // matching tasks' (status time, id) pairs are read and sorted here; the page token is the last
     // pair given, so pages neither repeat nor skip a task that keeps its place.
-    const entries: Array<{ id: string; at: number }> = [];
+    const entries: Listed[] = [];
     for await (const info of this.client.workflow.list({ query: clauses.join(' AND '), pageSize: 1000 })) {
       const at = info.typedSearchAttributes.get(PlannerWaitingSince);
-      entries.push({ id: info.workflowId, at: at ? at.getTime() : 0 });
+      entries.push({ id: info.workflowId, at: at ? at.getTime() : 0, state: info.typedSearchAttributes.get(A2aTaskState), contextId: info.memo?.a2aContextId });
       if (entries.length >= LIST_SCAN_LIMIT) break;
     }
     entries.sort((a, b) => b.at - a.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     const from = after ? entries.findIndex((e) => e.at < after.at || (e.at === after.at && e.id > after.id)) : 0;
     const page = from < 0 ? [] : entries.slice(from, from + pageSize);
-    const reads = await Promise.all(page.map((e) => readTask(this.client, e.id, principal).catch(() => undefined)));
-    const tasks = reads.flatMap((r) => {
-      if (!r) return [];
-      const { artifacts, ...rest } = trimHistory(r.task, p.historyLength);
-      return [toSdkTask(p.includeArtifacts ? { ...rest, artifacts: artifacts ?? [] } : rest)];
-    });
+    // A task gone since the listing (retention) is left out. One whose state cannot be read now (no
+    // worker answers its query) is listed as visibility knows it, saying so: one stuck plan must
+    // neither fail the caller's list nor vanish from it.
+    const tasks = await Promise.all(
+      page.map(async (e) => {
+        try {
+          const { artifacts, ...rest } = trimHistory((await readTask(this.client, e.id, principal)).task, p.historyLength);
+          return toSdkTask(p.includeArtifacts ? { ...rest, artifacts: artifacts ?? [] } : rest);
+        } catch (err) {
+          if (err instanceof TaskLookupError && err.kind === 'not-found') return undefined;
+          return toSdkTask(listedOnly(e, err));
+        }
+      }),
+    ).then((all) => all.filter((t) => t !== undefined));
     const last = page.at(-1);
     const more = from >= 0 && from + pageSize < entries.length;
     const token = more && last ? Buffer.from(JSON.stringify([last.at, last.id])).toString('base64url') : '';
