@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client, type WorkflowHandle } from '@temporalio/client';
 import { connectClient, temporalTarget } from '../worker/temporal-connection';
-import { bundleWorkflowCode } from '@temporalio/worker';
+import { plannerBundle } from '../worker/workflow-bundle';
 import pino from 'pino';
 import { startDelegatedTask } from '../client/delegated-task';
 import { startPushReceiver } from '../client/push-receiver';
@@ -254,7 +254,7 @@ async function main(): Promise<void> {
   installRuntime(logger);
   const stops: Array<() => Promise<unknown>> = [() => server.stop()];
   try {
-    const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } });
+    const { code } = await plannerBundle();
     const bundle = join(dir, 'workflow-bundle.js');
     writeFileSync(bundle, code);
     const connection = await connectClient(temporalTarget({ TEMPORAL_ADDRESS: server.address, TEMPORAL_NAMESPACE: server.namespace }, {}));

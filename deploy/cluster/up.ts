@@ -5,9 +5,9 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { bundleWorkflowCode } from '@temporalio/worker';
 import { stringify } from 'yaml';
 import { ensureTemporalCli } from '../../scripts/temporal-cli';
+import { plannerBundle } from '../../worker/workflow-bundle';
 import { ensureServerBinaries, ensureUiServer, serverModuleDir, type ServerBinaries } from './binaries';
 import { initPostgres, isInitialized, postgresPaths, postgresPid, startPostgres } from './postgres';
 import { NAMESPACE, plannerProcessEnv, TEMPORAL_SERVICES, TEMPORAL_UI_VERSION, type TemporalService } from './settings';
@@ -102,7 +102,7 @@ export async function clusterUp(opts: ClusterOptions = {}): Promise<ClusterHandl
   const bundle = join(o.dir, 'workflow-bundle.js');
   if (o.workers > 0) {
     log('Bundling the workflows once for every worker...');
-    const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: quietLogger(log) });
+    const { code } = await plannerBundle(quietLogger(log));
     writeFileSync(bundle, code);
   }
   const blobDir = resolve(o.env.PLANNER_BLOB_DIR || join('.planner', 'blobs'));
@@ -149,7 +149,7 @@ async function workersPolling(o: Resolved, state: ClusterState, configDir: strin
   o.log(`Task queue ${queue}: ${o.workers} workers polling after matching restarted.`);
 }
 
-function quietLogger(log: (l: string) => void): Parameters<typeof bundleWorkflowCode>[0]['logger'] {
+function quietLogger(log: (l: string) => void): Parameters<typeof plannerBundle>[0] {
   return { trace() {}, debug() {}, info() {}, warn() {}, error: (m: string) => log(m), log() {} };
 }
 

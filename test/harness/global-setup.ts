@@ -2,7 +2,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bundleWorkflowCode } from '@temporalio/worker';
+import { plannerBundle } from '../../worker/workflow-bundle';
 import { startDevServer, type DevServer } from '../../scripts/dev-server';
 
 declare global {
@@ -25,10 +25,7 @@ export default async function globalSetup(): Promise<void> {
 
   let code: string;
   try {
-    ({ code } = await bundleWorkflowCode({
-      workflowsPath: require.resolve('../../workflows'),
-      logger: { trace() {}, debug() {}, info() {}, warn() {}, error: (m) => process.stderr.write(`${m}\n`), log() {} },
-    }));
+    ({ code } = await plannerBundle());
   } catch (err) {
     // jest runs no teardown when its setup fails: stop the server here.
     await server.stop();
