@@ -24,11 +24,11 @@ export async function withTypedFailures<T>(body: () => Promise<T>): Promise<T> {
   }
 }
 
-/** GetTask says the agent no longer knows the task: nothing will ever change it again. */
+/** The agent says it does not know the task (GetTask, or an answer sent on it): nothing will ever change it again. */
 export function remoteTaskLost(agent: string, taskId: string, err: Error): ApplicationFailure {
   return ApplicationFailure.create({
     type: 'RemoteTaskLost',
     nonRetryable: true,
-    message: `agent ${agent} no longer knows task ${taskId} (GetTask: ${err.message}); it may have restarted without its tasks`,
+    message: `agent ${agent} no longer knows task ${taskId} (${err.message}); it may have restarted without its tasks`,
   });
 }
