@@ -9,7 +9,9 @@ export function toActivityFailure(err: unknown): unknown {
       type: err.name,
       message: err.message,
       nonRetryable: !err.retryable,
-      nextRetryDelay: err.retryAfterMs,
+      // Retry-After: 0 means "now"; a zero nextRetryDelay would make the server stop retrying
+      // altogether, so it falls back to the retry policy's backoff instead.
+      nextRetryDelay: err.retryAfterMs ? err.retryAfterMs : undefined,
     });
   }
   return err;

@@ -4,10 +4,10 @@
 import { startCodeReviewer, startDeployer } from '../demo/agents';
 import type { ChaosEnv } from './env';
 import { ALERTS_PER_RUN, countSeedRuns, MESSAGES_PER_RUN, rng, seedProblems, type Figures } from './figures';
-import { PROXY_MODES, startFaultyProxy, type FaultCounts } from './proxy';
+import { startFaultyProxy, type FaultCounts, type ProxyMode } from './proxy';
 import { runSeedPlans, wireBot } from './seed-runs';
 
-export async function proxyFaults(env: ChaosEnv, o: { runsPerMode: number; seed: number; perRunMs: number }): Promise<Figures[]> {
+export async function proxyFaults(env: ChaosEnv, o: { runsPerMode: number; modes: readonly ProxyMode[]; seed: number; perRunMs: number }): Promise<Figures[]> {
   const random = rng(o.seed);
   const reviewer = await startCodeReviewer();
   const deployer = await startDeployer();
@@ -21,7 +21,7 @@ export async function proxyFaults(env: ChaosEnv, o: { runsPerMode: number; seed:
     const clean = await runSeedPlans(env, urls, [`chaos-proxy-clean-${stamp}`], { concurrency: 1, perRunMs: o.perRunMs });
     const baseMs = clean.durationsMs[0] ?? 0;
     env.log(`chaos: proxy: a clean seed run takes ${baseMs} ms`);
-    for (const mode of PROXY_MODES) {
+    for (const mode of o.modes) {
       const t0 = Date.now();
       for (const p of proxies) p.setMode(mode);
       const before = proxies.map((p) => ({ ...p.counts }));

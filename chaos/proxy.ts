@@ -1,7 +1,7 @@
 // A loopback HTTP proxy in front of one agent, misbehaving on purpose in one of its modes:
 //   drop:  forward the request, let the agent act on it, then drop the caller's connection;
 //   cut:   pass streams on, but cut each one a few hundred milliseconds after it opens;
-//   503:   answer bursts of 503 (Retry-After: 0) without forwarding;
+//   503:   bursts of overload: every request gets 503 (Retry-After: 0) for 0.5-1.5 s, then 2-4 s pass;
 //   reset: reset the caller's connection (TCP RST) before forwarding;
 //   mixed: each request draws one of the above.
 // The agent card is rewritten to name the proxy, so every call goes through it.
@@ -26,12 +26,13 @@ export interface FaultyProxy {
   close(): Promise<void>;
 }
 
-/** rate: the share of requests a fault hits (drop, reset, a 503 burst's start); streams are always cut in cut mode. */
+/** rate: the share of requests dropped or reset; streams are always cut in cut mode. */
 export async function startFaultyProxy(target: string, rng: () => number, rate = 0.3): Promise<FaultyProxy> {
   const upstream = new URL(target);
   const counts: FaultCounts = { forwarded: 0, dropped: 0, cut: 0, unavailable: 0, reset: 0 };
   let mode: ProxyMode = 'pass';
-  let burstLeft = 0;
+  let burstUntil = 0;
+  let quietUntil = 0;
   let baseUrl = '';
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
@@ -50,12 +51,18 @@ export async function startFaultyProxy(target: string, rng: () => number, rate =
       (upRes) => {
         counts.forwarded++;
         if (fault === 'drop' && hit && !isCard(req)) {
-          // The agent has the request and answers; the caller never hears it.
-          upRes.resume();
-          upRes.on('end', () => {
+          // The agent has the request and answers; the caller's connection closes without a byte
+          // of it: at the end of a reply, or at a stream's first frame (a stream may stay open).
+          const drop = (): void => {
+            if (req.socket.destroyed) return;
             counts.dropped++;
             req.socket.destroy();
+            up.destroy();
+          };
+          upRes.on('data', () => {
+            if (String(upRes.headers['content-type'] ?? '').startsWith('text/event-stream')) drop();
           });
+          upRes.on('end', drop);
           return;
         }
         if (isCard(req)) {
@@ -89,8 +96,13 @@ export async function startFaultyProxy(target: string, rng: () => number, rate =
 
   const route = (req: IncomingMessage, res: ServerResponse, body: Buffer): void => {
     const fault = isCard(req) && mode !== 'mixed' ? 'pass' : pick();
-    if (fault === '503' && (burstLeft > 0 || rng() < rate)) {
-      burstLeft = burstLeft > 0 ? burstLeft - 1 : 2 + Math.floor(rng() * 4);
+    const now = Date.now();
+    if (fault === '503' && now >= quietUntil) {
+      // An overload: everything gets 503 for 0.5-1.5 s, then 2-4 s of calm.
+      burstUntil = now + 500 + rng() * 1000;
+      quietUntil = burstUntil + 2000 + rng() * 2000;
+    }
+    if (fault === '503' && now < burstUntil) {
       counts.unavailable++;
       res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '0' }).end('overloaded');
       return;
@@ -120,7 +132,7 @@ export async function startFaultyProxy(target: string, rng: () => number, rate =
     counts,
     setMode(m) {
       mode = m;
-      burstLeft = 0;
+      burstUntil = quietUntil = 0;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -3,6 +3,7 @@
 import { startChaosEnv, type WorkerProcess } from './env';
 import { table, type Figures } from './figures';
 import { proxyFaults } from './proxy-faults';
+import { PROXY_MODES, type ProxyMode } from './proxy';
 import { workerKills } from './worker-kills';
 import { serverRestart } from './server-restart';
 import { agentRestart } from './agent-restart';
@@ -13,8 +14,9 @@ export type Fault = (typeof FAULTS)[number];
 export interface ChaosOptions {
   only: Fault[];
   seed: number;
-  /** Seed-plan runs per proxy mode. */
+  /** Seed-plan runs per proxy mode, and the modes (CHAOS_PROXY_MODES, default all). */
   proxyRuns: number;
+  proxyModes: ProxyMode[];
   /** Seed-plan runs across which the worker is killed, how many at once, and at most how many kills. */
   killRuns: number;
   killConcurrency: number;
@@ -41,11 +43,14 @@ export function chaosOptions(env: NodeJS.ProcessEnv = process.env, log: (line: s
   for (const f of only) if (!FAULTS.includes(f)) throw new Error(`CHAOS_ONLY: unknown fault ${JSON.stringify(f)} (known: ${FAULTS.join(', ')})`);
   const seed = env.CHAOS_SEED ? Number(env.CHAOS_SEED) : Math.floor(Math.random() * 2 ** 31);
   if (!Number.isInteger(seed)) throw new Error(`CHAOS_SEED must be an integer, got ${env.CHAOS_SEED}`);
+  const proxyModes = (env.CHAOS_PROXY_MODES ? env.CHAOS_PROXY_MODES.split(',') : [...PROXY_MODES]) as ProxyMode[];
+  for (const m of proxyModes) if (!PROXY_MODES.includes(m as (typeof PROXY_MODES)[number])) throw new Error(`CHAOS_PROXY_MODES: unknown mode ${JSON.stringify(m)} (known: ${PROXY_MODES.join(', ')})`);
   const n = (x: number): number => Math.max(1, Math.round(x * scale));
   return {
     only,
     seed,
     proxyRuns: n(4),
+    proxyModes,
     killRuns: n(50),
     killConcurrency: Math.min(10, n(5)),
     maxKills: n(10),
@@ -81,7 +86,7 @@ export async function runChaos(o: ChaosOptions): Promise<Figures[]> {
       const f = await fn();
       figures.push(...(Array.isArray(f) ? f : [f]));
     };
-    await step('proxy', () => proxyFaults(env, { runsPerMode: o.proxyRuns, seed: o.seed, perRunMs: o.perRunMs }));
+    await step('proxy', () => proxyFaults(env, { runsPerMode: o.proxyRuns, modes: o.proxyModes, seed: o.seed, perRunMs: o.perRunMs }));
     await step('kill', () => workerKills(env, w, { runs: o.killRuns, concurrency: o.killConcurrency, maxKills: o.maxKills, gapMs: o.killGapMs, seed: o.seed, perRunMs: o.perRunMs }));
     await step('restart', () => serverRestart(env, { pairs: o.restartPairs, downMs: o.serverDownMs, perRunMs: o.perRunMs }));
     await step('agent', () => agentRestart(env, { boundMs: o.lostBoundMs, perRunMs: o.perRunMs }));
