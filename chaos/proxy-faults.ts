@@ -9,8 +9,9 @@ import { runSeedPlans, wireBot } from './seed-runs';
 
 export async function proxyFaults(env: ChaosEnv, o: { runsPerMode: number; modes: readonly ProxyMode[]; seed: number; perRunMs: number }): Promise<Figures[]> {
   const random = rng(o.seed);
-  const reviewer = await startCodeReviewer();
-  const deployer = await startDeployer();
+  // Some work per step keeps streams open long enough for the proxy to cut them.
+  const reviewer = await startCodeReviewer({ workMs: 300 });
+  const deployer = await startDeployer({ workMs: 300 });
   const proxies = [await startFaultyProxy(reviewer.baseUrl, random), await startFaultyProxy(deployer.baseUrl, random)];
   const urls = { reviewer: proxies[0]!.baseUrl, deployer: proxies[1]!.baseUrl };
   wireBot(env, () => deployer);

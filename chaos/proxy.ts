@@ -84,7 +84,7 @@ export async function startFaultyProxy(target: string, rng: () => number, rate =
             counts.cut++;
             up.destroy();
             req.socket.destroy();
-          }, 200 + Math.floor(rng() * 400));
+          }, 100 + Math.floor(rng() * 300));
           timers.add(t);
         }
       },

@@ -21,8 +21,8 @@ export interface ChaosOptions {
   killRuns: number;
   killConcurrency: number;
   maxKills: number;
-  /** Pause between kills, drawn in [min, max] ms. */
-  killGapMs: [number, number];
+  /** After a kill point is reached, a further random wait of up to this many ms. */
+  killJitterMs: number;
   /** Plans per kind of wait across the server restart, and how long the server stays down. */
   restartPairs: number;
   serverDownMs: number;
@@ -54,7 +54,7 @@ export function chaosOptions(env: NodeJS.ProcessEnv = process.env, log: (line: s
     killRuns: n(50),
     killConcurrency: Math.min(10, n(5)),
     maxKills: n(10),
-    killGapMs: [2000, 8000],
+    killJitterMs: 1000,
     restartPairs: n(1),
     serverDownMs: 2000,
     lostBoundMs: 60_000,
@@ -87,7 +87,7 @@ export async function runChaos(o: ChaosOptions): Promise<Figures[]> {
       figures.push(...(Array.isArray(f) ? f : [f]));
     };
     await step('proxy', () => proxyFaults(env, { runsPerMode: o.proxyRuns, modes: o.proxyModes, seed: o.seed, perRunMs: o.perRunMs }));
-    await step('kill', () => workerKills(env, w, { runs: o.killRuns, concurrency: o.killConcurrency, maxKills: o.maxKills, gapMs: o.killGapMs, seed: o.seed, perRunMs: o.perRunMs }));
+    await step('kill', () => workerKills(env, w, { runs: o.killRuns, concurrency: o.killConcurrency, maxKills: o.maxKills, jitterMs: o.killJitterMs, seed: o.seed, perRunMs: o.perRunMs }));
     await step('restart', () => serverRestart(env, { pairs: o.restartPairs, downMs: o.serverDownMs, perRunMs: o.perRunMs }));
     await step('agent', () => agentRestart(env, { boundMs: o.lostBoundMs, perRunMs: o.perRunMs }));
   } finally {

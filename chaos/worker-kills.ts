@@ -1,4 +1,4 @@
-// Fault b: SIGKILL of the planner's worker process at random moments while seed plans run, a
+// Fault b: SIGKILL of the planner's worker process at random points while seed plans run, a
 // replacement started each time. Recovery: from a kill to the next sign of progress (a message
 // reaching an agent, a page, or a run completing) once the replacement runs.
 import { startCodeReviewer, startDeployer } from '../demo/agents';
@@ -9,7 +9,7 @@ import { runSeedPlans, wireBot } from './seed-runs';
 export async function workerKills(
   env: ChaosEnv,
   worker: { current: WorkerProcess },
-  o: { runs: number; concurrency: number; maxKills: number; gapMs: [number, number]; seed: number; perRunMs: number },
+  o: { runs: number; concurrency: number; maxKills: number; jitterMs: number; seed: number; perRunMs: number },
 ): Promise<Figures> {
   const random = rng(o.seed + 1);
   const reviewer = await startCodeReviewer();
@@ -26,9 +26,15 @@ export async function workerKills(
     const running = runSeedPlans(env, urls, planIds, { concurrency: o.concurrency, perRunMs: o.perRunMs, progress: (n) => void (done = n) });
     let finished = false;
     void running.finally(() => void (finished = true));
-    while (!finished && recoveries.length < o.maxKills) {
-      await sleep(o.gapMs[0] + random() * (o.gapMs[1] - o.gapMs[0]));
+    // Kill points drawn across the runs' progress (6 signs per run: 3 messages, 2 pages, its end),
+    // so every kill lands while runs are under way, at whatever step they are.
+    const total = MESSAGES_PER_RUN + ALERTS_PER_RUN + 1;
+    const points = Array.from({ length: o.maxKills }, () => Math.floor(random() * (planIds.length * total - 2)) + 1).sort((a, b) => a - b);
+    for (const point of points) {
+      await until(`progress point ${point}`, () => progress() >= point || finished, o.perRunMs, 20);
       if (finished) break;
+      // A little further, at a random moment: between two steps or inside one.
+      await sleep(random() * o.jitterMs);
       const killedAt = Date.now();
       await worker.current.kill('SIGKILL');
       const mark = progress();
