@@ -4,6 +4,13 @@
 import { hostname, loadavg } from 'node:os';
 import { chaosOptions, runChaos, table } from './run';
 
+// The SDK's agent server logs each error it answers (with a stack); keep the progress lines readable.
+const printError = console.error.bind(console);
+console.error = (...args: unknown[]): void => {
+  if (typeof args[0] === 'string' && /^(Pre-stream error|Error in|Error processing)/.test(args[0])) return;
+  printError(...args);
+};
+
 async function main(): Promise<void> {
   const o = chaosOptions();
   const t0 = Date.now();
