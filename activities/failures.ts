@@ -9,7 +9,9 @@ export function toActivityFailure(err: unknown): unknown {
       type: err.name,
       message: err.message,
       nonRetryable: !err.retryable,
-      nextRetryDelay: err.retryAfterMs,
+      // Retry-After: 0 means "now"; a zero nextRetryDelay would make the server stop retrying
+      // altogether, so it falls back to the retry policy's backoff instead.
+      nextRetryDelay: err.retryAfterMs ? err.retryAfterMs : undefined,
     });
   }
   return err;
@@ -24,11 +26,11 @@ export async function withTypedFailures<T>(body: () => Promise<T>): Promise<T> {
   }
 }
 
-/** GetTask says the agent no longer knows the task: nothing will ever change it again. */
+/** The agent says it does not know the task (GetTask, or an answer sent on it): nothing will ever change it again. */
 export function remoteTaskLost(agent: string, taskId: string, err: Error): ApplicationFailure {
   return ApplicationFailure.create({
     type: 'RemoteTaskLost',
     nonRetryable: true,
-    message: `agent ${agent} no longer knows task ${taskId} (GetTask: ${err.message}); it may have restarted without its tasks`,
+    message: `agent ${agent} no longer knows task ${taskId} (${err.message}); it may have restarted without its tasks`,
   });
 }

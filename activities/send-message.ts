@@ -31,7 +31,7 @@ import {
 import type { AgentRef } from '../workflows/delegated-task-input';
 import type { Observation } from '../workflows/delegated-task-messages';
 import type { AgentDirectory } from './agents';
-import { withTypedFailures } from './failures';
+import { remoteTaskLost, withTypedFailures } from './failures';
 import { RemoteTask } from '../workflows/remote-task';
 import { messageText, observeFrame, observeTask } from './observe';
 
@@ -87,7 +87,14 @@ export function createSendMessage(agents: AgentDirectory) {
     try {
       return await withTypedFailures(async () => {
         const client = await agents.client(input.agent);
-        return await run(client, input, attempt);
+        try {
+          return await run(client, input, attempt);
+        } catch (err) {
+          // An answer to a task the agent no longer knows (it restarted without its tasks): no
+          // retry or resend can reach that task again, so the step ends saying so.
+          if (input.taskId && err instanceof TaskNotFoundError) throw remoteTaskLost(input.agent.name, input.taskId, err);
+          throw err;
+        }
       });
     } catch (err) {
       // A cancelled activity reports its cancellation, not the aborted call it was in.

@@ -1,0 +1,280 @@
+// What every fault runs on: its own Temporal dev server on a fixed port and SQLite file (so it can
+// be stopped and started again), the planner's worker as a real process (worker/main.ts, so it can
+// be SIGKILLed), the seed's agents, a client, and a bot that answers and approves when alerted.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, WorkflowFailedError, type Connection } from '@temporalio/client';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { answerTask } from '../client/delegated-task';
+import { startPlan } from '../client/plan';
+import { payloadSettings, plannerDataConverter } from '../payloads/data-converter';
+import { freePort, startDevServer, type DevServer } from '../scripts/dev-server';
+import { loadConfig } from '../worker/config';
+import { connectClient, temporalTarget } from '../worker/temporal-connection';
+
+export const ROOT = join(__dirname, '..');
+export const SEED_PLAN = join(ROOT, 'demo', 'plans', 'release.yaml');
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `probe` until it gives a value; throws naming `what` after `ms`. */
+export async function until<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, ms: number, every = 100): Promise<T> {
+  const deadline = Date.now() + ms;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await probe();
+      if (v !== undefined && v !== false) return v;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw new Error(`chaos: no ${what} within ${ms} ms${last ? ` (last error: ${String(last)})` : ''}`);
+    await sleep(every);
+  }
+}
+
+/** A promise that rejects after `ms`, naming what did not happen. */
+export function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`chaos: ${what} did not happen within ${ms} ms`)), ms);
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
+// --- Alerts: the planner's webhook sink, which also plays the human and the operator ------------
+
+export interface Alert {
+  at: number;
+  idempotencyKey: string;
+  kind: string;
+  workflowId: string;
+  agent: string;
+  taskId: string;
+}
+
+export interface Bot {
+  url: string;
+  alerts: Alert[];
+  /** Called for each delivery (redeliveries included); the fault decides what to do. */
+  onAlert: (a: Alert) => void;
+  close(): Promise<void>;
+}
+
+async function startBot(): Promise<Bot> {
+  const bot: Bot = { url: '', alerts: [], onAlert: () => undefined, close: async () => undefined };
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      res.writeHead(204).end();
+      const body = JSON.parse(Buffer.concat(chunks).toString()) as Omit<Alert, 'at' | 'idempotencyKey'>;
+      const key = req.headers['idempotency-key'];
+      const alert: Alert = { at: Date.now(), idempotencyKey: typeof key === 'string' ? key : '', ...body };
+      bot.alerts.push(alert);
+      bot.onAlert(alert);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  bot.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/alerts`;
+  bot.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return bot;
+}
+
+// --- The worker process -----------------------------------------------------------------------
+
+export interface WorkerProcess {
+  pid: number;
+  kill(signal: NodeJS.Signals): Promise<void>;
+}
+
+// --- The environment --------------------------------------------------------------------------
+
+export interface ChaosEnv {
+  dir: string;
+  server: DevServer;
+  client: Client;
+  bot: Bot;
+  queue: string;
+  log: (line: string) => void;
+  /** Starts worker/main.ts on the queue; resolves once it says it runs. */
+  startWorker(): Promise<WorkerProcess>;
+  /** Stops the dev server (SIGTERM) and starts it again on the same port and SQLite file. */
+  restartServer(downMs: number): Promise<{ downMs: number; servingAfterMs: number }>;
+  /** Starts the seed plan (demo/plans/release.yaml) against these agent URLs. */
+  startSeedPlan(planId: string, urls: { reviewer: string; deployer: string }): Promise<void>;
+  /** A workflow's (a plan's, a step's) result, or the innermost typed failure it ended with. */
+  planOutcome(workflowId: string, ms: number): Promise<{ ok: true } | { ok: false; type: string; message: string }>;
+  /** Answers a step's question, retrying through worker and server restarts until it lands (bounded). */
+  answer(workflowId: string, ms?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+const quiet = { trace() {}, debug() {}, info() {}, warn() {}, error: (m: string) => console.error(m), log() {} };
+
+export async function startChaosEnv(opts: { log: (line: string) => void; bundle?: string }): Promise<ChaosEnv> {
+  const dir = mkdtempSync(join(tmpdir(), 'a2a-planner-chaos-'));
+  const dbFile = join(dir, 'temporal.sqlite');
+  const logFile = join(dir, 'temporal.log');
+  const port = await freePort();
+  let server = await startDevServer({ dbFile, port, uiPort: false, logFile, log: opts.log });
+  const cleanup: Array<() => Promise<void>> = [async () => server.stop()];
+  try {
+    let bundle = opts.bundle;
+    if (!bundle || !existsSync(bundle)) {
+      bundle = join(dir, 'bundle.js');
+      writeFileSync(bundle, (await bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger: quiet })).code);
+    }
+    const blobDir = join(dir, 'blobs');
+    const connection: Connection = await connectClient(temporalTarget({ TEMPORAL_ADDRESS: server.address, TEMPORAL_NAMESPACE: 'default' }, {}));
+    cleanup.unshift(() => connection.close());
+    const client = new Client({ connection, namespace: 'default', dataConverter: plannerDataConverter(payloadSettings(loadConfig({ PLANNER_BLOB_DIR: blobDir }))) });
+    const bot = await startBot();
+    cleanup.unshift(() => bot.close());
+    const queue = 'chaos';
+    const workers = new Set<ChildProcess>();
+
+    const startWorker = async (): Promise<WorkerProcess> => {
+      // node itself, not the tsx CLI: a SIGKILL must reach the worker, not a wrapper.
+      const child = spawn(process.execPath, ['--require', 'tsx/cjs', join(ROOT, 'worker', 'main.ts')], {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          TEMPORAL_ADDRESS: server.address,
+          TEMPORAL_NAMESPACE: 'default',
+          PLANNER_TASK_QUEUE: queue,
+          PLANNER_WORKFLOW_BUNDLE: bundle,
+          PLANNER_BLOB_DIR: blobDir,
+          PLANNER_LOG_LEVEL: 'info',
+          PLANNER_ALERT_SINKS: 'webhook',
+          PLANNER_ALERT_WEBHOOK_URL: bot.url,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      workers.add(child);
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      void exited.then(() => workers.delete(child));
+      let out = '';
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          child.kill('SIGKILL');
+          reject(new Error(`chaos: worker did not start in 60 s:\n${out}`));
+        }, 60_000);
+        const onData = (b: Buffer): void => {
+          out = (out + b.toString()).slice(-16_384);
+          if (out.includes('worker running')) {
+            clearTimeout(timer);
+            resolve();
+          }
+        };
+        child.stdout!.on('data', onData);
+        child.stderr!.on('data', onData);
+        child.once('exit', (code) => {
+          clearTimeout(timer);
+          reject(new Error(`chaos: worker exited with ${code}:\n${out}`));
+        });
+      });
+      // Keep draining its output so a full pipe never blocks it.
+      child.stdout!.removeAllListeners('data');
+      child.stderr!.removeAllListeners('data');
+      child.stdout!.resume();
+      child.stderr!.resume();
+      return {
+        pid: child.pid!,
+        async kill(signal) {
+          if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+          const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+          await exited;
+          clearTimeout(timer);
+        },
+      };
+    };
+    cleanup.unshift(async () => {
+      for (const w of workers) w.kill('SIGKILL');
+    });
+
+    const env: ChaosEnv = {
+      dir,
+      get server() {
+        return server;
+      },
+      client,
+      bot,
+      queue,
+      log: opts.log,
+      startWorker,
+      async restartServer(downMs) {
+        const t0 = Date.now();
+        await server.stop();
+        const stopped = Date.now();
+        await sleep(downMs);
+        server = await startDevServer({ dbFile, port, uiPort: false, logFile, log: opts.log });
+        return { downMs: Date.now() - stopped, servingAfterMs: Date.now() - t0 };
+      },
+      async startSeedPlan(planId, urls) {
+        await startPlan(client, { planFile: SEED_PLAN }, { planId, agentUrls: { 'code-reviewer': urls.reviewer, deployer: urls.deployer } }, { taskQueue: queue });
+      },
+      async planOutcome(workflowId, ms) {
+        const deadline = Date.now() + ms;
+        for (;;) {
+          try {
+            await within(client.workflow.getHandle(workflowId).result(), Math.max(1, deadline - Date.now()), `the end of ${workflowId}`);
+            return { ok: true };
+          } catch (err) {
+            // A long poll cut by a restarting server says nothing about the plan: ask again.
+            if (!(err instanceof WorkflowFailedError) && Date.now() < deadline && !String(err).includes('did not happen within')) {
+              await sleep(1000);
+              continue;
+            }
+            const typed = innermostTyped(err);
+            return { ok: false, type: typed?.type ?? (err instanceof Error ? err.name : 'unknown'), message: typed?.message ?? String(err) };
+          }
+        }
+      },
+      async answer(workflowId, ms = 120_000) {
+        await until(
+          `an accepted answer to ${workflowId}`,
+          async () => {
+            try {
+              await within(answerTask(client, workflowId, { text: 'main' }), 15_000, `the answer to ${workflowId}`);
+              return true;
+            } catch (err) {
+              // Accepted by an earlier try whose reply was lost: the step no longer waits.
+              if (/not waiting|no question|already/i.test(String(err))) return true;
+              throw err;
+            }
+          },
+          ms,
+          1000,
+        );
+      },
+      async close() {
+        for (const c of cleanup) await c().catch(() => undefined);
+        await sleep(100);
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+    return env;
+  } catch (err) {
+    for (const c of cleanup) await c().catch(() => undefined);
+    throw err;
+  }
+}
+
+/** The innermost failure in a chain that has an ApplicationFailure type (RemoteTaskLost, ...). */
+function innermostTyped(err: unknown): { type: string; message: string } | undefined {
+  let found: { type: string; message: string } | undefined;
+  for (let e: unknown = err, depth = 0; e && depth < 10; depth++) {
+    const t = (e as { type?: unknown }).type;
+    if (typeof t === 'string' && t) found = { type: t, message: (e as Error).message };
+    e = (e as { cause?: unknown }).cause;
+  }
+  return found;
+}
