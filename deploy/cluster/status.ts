@@ -1,11 +1,11 @@
 // `planner cluster status`: what the cluster folder says runs, whether each process is alive, and
 // whether it answers (PostgreSQL, the frontend and the planner's pollers, the UI, worker metrics, API).
-import { connect } from 'node:net';
 import { Client } from '@temporalio/client';
 import { connectClient, temporalTarget } from '../../worker/temporal-connection';
 import { postgresPaths, postgresPid, postgresReady } from './postgres';
 import { NAMESPACE } from './settings';
 import { isOurs, readState, resolveOptions, type ClusterOptions } from './state';
+import { tcpAnswers } from './temporal';
 import { httpAnswers } from './up';
 
 export interface PartStatus {
@@ -23,21 +23,6 @@ export interface ClusterStatus {
   notes: string[];
 }
 
-function tcpAnswers(address: string): Promise<boolean> {
-  const [host, port] = address.split(':');
-  return new Promise((resolve) => {
-    const socket = connect({ host, port: Number(port), timeout: 2000 });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-  });
-}
 
 async function pollers(frontend: string): Promise<string | undefined> {
   try {

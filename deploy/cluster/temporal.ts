@@ -1,6 +1,7 @@
 // The Temporal side of a local cluster: schema set-up by temporal-sql-tool, the four services as
 // separate processes, the namespace and the planner's search attributes (through the CLI binary).
 import { execFile } from 'node:child_process';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { isServing } from '../../scripts/dev-server';
@@ -128,4 +129,21 @@ export async function waitForPollers(address: string, taskQueue: string, workers
     await new Promise((r) => setTimeout(r, 500));
   }
   throw new Error(`task queue ${taskQueue} not ready within ${Math.round(timeoutMs / 1000)} s: ${last}`);
+}
+
+/** Whether something accepts a TCP connection at host:port (a service's gRPC or membership port). */
+export function tcpAnswers(address: string): Promise<boolean> {
+  const [host, port] = address.split(':');
+  return new Promise((resolve) => {
+    const socket = connect({ host, port: Number(port), timeout: 2000 });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
 }

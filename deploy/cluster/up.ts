@@ -13,7 +13,7 @@ import { initPostgres, isInitialized, postgresPaths, postgresPid, startPostgres 
 import { NAMESPACE, plannerProcessEnv, TEMPORAL_SERVICES, TEMPORAL_UI_VERSION, type TemporalService } from './settings';
 import { isOurs, pgPassword, readState, resolveOptions, startProcess, writeState, type ClusterOptions, type ClusterState, type ProcessRecord, type Resolved } from './state';
 import { writeTemporalConfig } from './temporal-config';
-import { frontendServing, registerNamespace, setupSchemas, startTemporalService, waitFor, waitForPollers } from './temporal';
+import { frontendServing, registerNamespace, setupSchemas, startTemporalService, tcpAnswers, waitFor, waitForPollers } from './temporal';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -75,8 +75,12 @@ export async function clusterUp(opts: ClusterOptions = {}): Promise<ClusterHandl
 
   // Temporal services
   const configDir = writeTemporalConfig({ ports: o.ports, pgPassword: password, dir: join(o.dir, 'temporal-config') });
+  // One at a time, each answering before the next starts: on a new database every service writes
+  // the cluster's metadata as it starts, and two doing so at once fail one of them ("duplicate key
+  // value violates unique constraint cluster_metadata_info_pkey": seen killing the internal worker).
   for (const service of TEMPORAL_SERVICES) {
     const rec = record(startTemporalService(binaries, configDir, service, o.dir, o.ports[service]));
+    await waitFor(`Temporal ${service} (log ${rec.log})`, () => tcpAnswers(rec.url!), 60_000, () => isOurs(rec));
     log(`Temporal ${service}: pid ${rec.pid}, gRPC 127.0.0.1:${o.ports[service]}, log ${rec.log}`);
   }
   const frontend = state.processes.find((p) => p.name === 'temporal-frontend')!;
