@@ -2,56 +2,24 @@
 // ports, its in-memory tasks gone, while one plan waits on an operator (the deploy's approval,
 // watched) and one on a human (the review's question, answered after the restart). Each step must
 // end in a typed failure naming the agent and the task, within a bound, never a spin.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { answerTask } from '../client/delegated-task';
 import { freePort } from '../scripts/dev-server';
-import { ROOT, until, within, type ChaosEnv } from './env';
+import { spawnReady } from '../worker/child-process';
+import { until, within, type ChaosEnv } from './env';
 import type { Figures } from './figures';
 import { wireBot } from './seed-runs';
 import type { AgentHandle } from '../demo/agents';
 
 interface AgentsProcess {
-  child: ChildProcess;
   kill(): Promise<void>;
 }
 
 async function startAgentsProcess(reviewerPort: number, deployerPort: number): Promise<AgentsProcess> {
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', join(ROOT, 'demo', 'agents', 'serve.ts')], {
-    cwd: ROOT,
-    env: { ...process.env, REVIEWER_PORT: String(reviewerPort), DEPLOYER_PORT: String(deployerPort) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let out = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`chaos: agents did not start in 60 s:\n${out}`));
-    }, 60_000);
-    const onData = (b: Buffer): void => {
-      out += b.toString();
-      if (out.includes('deployer: http')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`chaos: agents exited with ${code}:\n${out}`));
-    });
-  });
-  child.stdout!.resume();
-  child.stderr!.resume();
-  return {
-    child,
-    async kill() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      await exited;
-    },
-  };
+  const p = await spawnReady(join('demo', 'agents', 'serve.ts'), { ...process.env, REVIEWER_PORT: String(reviewerPort), DEPLOYER_PORT: String(deployerPort) }, 'deployer: http');
+  p.child.stdout!.resume();
+  p.child.stderr!.resume();
+  return { kill: () => p.stop('SIGKILL') };
 }
 
 export async function agentRestart(env: ChaosEnv, o: { boundMs: number; perRunMs: number }): Promise<Figures> {

@@ -1,20 +1,21 @@
 // What every fault runs on: its own Temporal dev server on a fixed port and SQLite file (so it can
 // be stopped and started again), the planner's worker as a real process (worker/main.ts, so it can
 // be SIGKILLed), the seed's agents, a client, and a bot that answers and approves when alerted.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, WorkflowFailedError, type Connection } from '@temporalio/client';
-import { bundleWorkflowCode } from '@temporalio/worker';
 import { answerTask } from '../client/delegated-task';
 import { startPlan } from '../client/plan';
 import { payloadSettings, plannerDataConverter } from '../payloads/data-converter';
 import { freePort, startDevServer, type DevServer } from '../scripts/dev-server';
 import { loadConfig } from '../worker/config';
+import { spawnWorker } from '../worker/child-process';
 import { connectClient, temporalTarget } from '../worker/temporal-connection';
+import { plannerBundle } from '../worker/workflow-bundle';
 
 export const ROOT = join(__dirname, '..');
 export const SEED_PLAN = join(ROOT, 'demo', 'plans', 'release.yaml');
@@ -130,7 +131,7 @@ export async function startChaosEnv(opts: { log: (line: string) => void; bundle?
     let bundle = opts.bundle;
     if (!bundle || !existsSync(bundle)) {
       bundle = join(dir, 'bundle.js');
-      writeFileSync(bundle, (await bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger: quiet })).code);
+      writeFileSync(bundle, (await plannerBundle(quiet)).code);
     }
     const blobDir = join(dir, 'blobs');
     const connection: Connection = await connectClient(temporalTarget({ TEMPORAL_ADDRESS: server.address, TEMPORAL_NAMESPACE: 'default' }, {}));
@@ -142,59 +143,26 @@ export async function startChaosEnv(opts: { log: (line: string) => void; bundle?
     const workers = new Set<ChildProcess>();
 
     const startWorker = async (): Promise<WorkerProcess> => {
-      // node itself, not the tsx CLI: a SIGKILL must reach the worker, not a wrapper.
-      const child = spawn(process.execPath, ['--require', 'tsx/cjs', join(ROOT, 'worker', 'main.ts')], {
-        cwd: ROOT,
-        env: {
-          ...process.env,
-          TEMPORAL_ADDRESS: server.address,
-          TEMPORAL_NAMESPACE: 'default',
-          PLANNER_TASK_QUEUE: queue,
-          PLANNER_WORKFLOW_BUNDLE: bundle,
-          PLANNER_BLOB_DIR: blobDir,
-          PLANNER_LOG_LEVEL: 'info',
-          PLANNER_ALERT_SINKS: 'webhook',
-          PLANNER_ALERT_WEBHOOK_URL: bot.url,
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
+      const w = await spawnWorker({
+        ...process.env,
+        TEMPORAL_ADDRESS: server.address,
+        TEMPORAL_NAMESPACE: 'default',
+        PLANNER_TASK_QUEUE: queue,
+        PLANNER_WORKFLOW_BUNDLE: bundle,
+        PLANNER_BLOB_DIR: blobDir,
+        PLANNER_LOG_LEVEL: 'info',
+        PLANNER_ALERT_SINKS: 'webhook',
+        PLANNER_ALERT_WEBHOOK_URL: bot.url,
       });
+      const { child } = w;
       workers.add(child);
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      void exited.then(() => workers.delete(child));
-      let out = '';
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => {
-          child.kill('SIGKILL');
-          reject(new Error(`chaos: worker did not start in 60 s:\n${out}`));
-        }, 60_000);
-        const onData = (b: Buffer): void => {
-          out = (out + b.toString()).slice(-16_384);
-          if (out.includes('worker running')) {
-            clearTimeout(timer);
-            resolve();
-          }
-        };
-        child.stdout!.on('data', onData);
-        child.stderr!.on('data', onData);
-        child.once('exit', (code) => {
-          clearTimeout(timer);
-          reject(new Error(`chaos: worker exited with ${code}:\n${out}`));
-        });
-      });
+      child.once('exit', () => workers.delete(child));
       // Keep draining its output so a full pipe never blocks it.
       child.stdout!.removeAllListeners('data');
       child.stderr!.removeAllListeners('data');
       child.stdout!.resume();
       child.stderr!.resume();
-      return {
-        pid: child.pid!,
-        async kill(signal) {
-          if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-          const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-          await exited;
-          clearTimeout(timer);
-        },
-      };
+      return { pid: w.pid, kill: (signal) => w.stop(signal) };
     };
     cleanup.unshift(async () => {
       for (const w of workers) w.kill('SIGKILL');

@@ -1,5 +1,6 @@
 // The real worker entry (worker/main.ts) in a child process, ready once it logs "worker running":
-// what the tests that SIGKILL a worker and the bench (its own pid for RSS and CPU) both start.
+// what the tests that SIGKILL a worker, the bench (its own pid for RSS and CPU) and the chaos suite
+// start.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 
@@ -15,8 +16,16 @@ export interface WorkerProcess {
 }
 
 export async function spawnWorker(env: NodeJS.ProcessEnv, nodeArgs: string[] = []): Promise<WorkerProcess> {
-  // node itself (not the tsx CLI, which would sit between us and the worker and outlive a SIGKILL).
-  const child = spawn(process.execPath, [...nodeArgs, '--require', 'tsx/cjs', join(ROOT, 'worker', 'main.ts')], {
+  return spawnReady(join('worker', 'main.ts'), env, 'worker running', nodeArgs);
+}
+
+/**
+ * A TypeScript entry of this repository (`entry`, relative to its root) in a node child process,
+ * ready once its output contains `readyText`: the worker, and the chaos suite's agents process.
+ */
+export async function spawnReady(entry: string, env: NodeJS.ProcessEnv, readyText: string, nodeArgs: string[] = []): Promise<WorkerProcess> {
+  // node itself (not the tsx CLI, which would sit between us and the process and outlive a SIGKILL).
+  const child = spawn(process.execPath, [...nodeArgs, '--require', 'tsx/cjs', join(ROOT, entry)], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -25,12 +34,12 @@ export async function spawnWorker(env: NodeJS.ProcessEnv, nodeArgs: string[] = [
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
-      child.kill('SIGKILL'); // never leave a half-started worker behind
-      reject(new Error(`worker did not start in 60 s:\n${out}`));
+      child.kill('SIGKILL'); // never leave a half-started process behind
+      reject(new Error(`${entry} did not start in 60 s:\n${out}`));
     }, 60_000);
     const onData = (b: Buffer): void => {
       out = (out + b.toString()).slice(-65_536);
-      if (out.includes('worker running')) {
+      if (out.includes(readyText)) {
         clearTimeout(timer);
         resolve();
       }
@@ -39,7 +48,7 @@ export async function spawnWorker(env: NodeJS.ProcessEnv, nodeArgs: string[] = [
     child.stderr!.on('data', onData);
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`worker exited with ${code}:\n${out}`));
+      reject(new Error(`${entry} exited with ${code}:\n${out}`));
     });
   });
   return {
