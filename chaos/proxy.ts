@@ -44,8 +44,14 @@ export async function startFaultyProxy(target: string, rng: () => number, rate =
     return modes[Math.floor(rng() * modes.length)]!;
   };
 
+  // The first chance in each phase always strikes: a short phase (CI's two runs) must not pass
+  // without the fault it is there to inject; later chances strike at `rate`.
+  let injectedBefore = 0;
+  const injected = (): number => counts.dropped + counts.cut + counts.unavailable + counts.reset;
+  const strikes = (): boolean => injected() === injectedBefore || rng() < rate;
+
   const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer, fault: ProxyMode): void => {
-    const hit = rng() < rate;
+    const hit = strikes();
     const up = request(
       { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } },
       (upRes) => {
@@ -107,7 +113,7 @@ export async function startFaultyProxy(target: string, rng: () => number, rate =
       res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '0' }).end('overloaded');
       return;
     }
-    if (fault === 'reset' && rng() < rate) {
+    if (fault === 'reset' && strikes()) {
       counts.reset++;
       req.socket.resetAndDestroy();
       return;
@@ -132,6 +138,7 @@ export async function startFaultyProxy(target: string, rng: () => number, rate =
     counts,
     setMode(m) {
       mode = m;
+      injectedBefore = injected();
       burstUntil = quietUntil = 0;
     },
     close: () =>
