@@ -3,8 +3,6 @@
 // be SIGKILLed), the seed's agents, a client, and a bot that answers and approves when alerted.
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, WorkflowFailedError, type Connection } from '@temporalio/client';
@@ -16,6 +14,9 @@ import { loadConfig } from '../worker/config';
 import { spawnWorker } from '../worker/child-process';
 import { connectClient, temporalTarget } from '../worker/temporal-connection';
 import { plannerBundle } from '../worker/workflow-bundle';
+import { startBot, type Bot } from '../bench/lib/bot';
+
+export type { Alert, Bot } from '../bench/lib/bot';
 
 export const ROOT = join(__dirname, '..');
 export const SEED_PLAN = join(ROOT, 'demo', 'plans', 'release.yaml');
@@ -44,49 +45,6 @@ export function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
     timer = setTimeout(() => reject(new Error(`chaos: ${what} did not happen within ${ms} ms`)), ms);
   });
   return Promise.race([p, late]).finally(() => clearTimeout(timer));
-}
-
-// --- Alerts: the planner's webhook sink, which also plays the human and the operator ------------
-
-export interface Alert {
-  at: number;
-  idempotencyKey: string;
-  kind: string;
-  workflowId: string;
-  agent: string;
-  taskId: string;
-}
-
-export interface Bot {
-  url: string;
-  alerts: Alert[];
-  /** Called for each delivery (redeliveries included); the fault decides what to do. */
-  onAlert: (a: Alert) => void;
-  close(): Promise<void>;
-}
-
-async function startBot(): Promise<Bot> {
-  const bot: Bot = { url: '', alerts: [], onAlert: () => undefined, close: async () => undefined };
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      res.writeHead(204).end();
-      const body = JSON.parse(Buffer.concat(chunks).toString()) as Omit<Alert, 'at' | 'idempotencyKey'>;
-      const key = req.headers['idempotency-key'];
-      const alert: Alert = { at: Date.now(), idempotencyKey: typeof key === 'string' ? key : '', ...body };
-      bot.alerts.push(alert);
-      bot.onAlert(alert);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  bot.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/alerts`;
-  bot.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  return bot;
 }
 
 // --- The worker process -----------------------------------------------------------------------

@@ -5,8 +5,6 @@
 // planner alerts. The dev server and the worker start the way the tests and `npm run temporal` start them.
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -19,7 +17,10 @@ import { spawnWorker } from '../../worker/child-process';
 import { plannerBundle } from '../../worker/workflow-bundle';
 import { payloadSettings, plannerDataConverter } from '../../payloads/data-converter';
 import { loadConfig } from '../../worker/config';
+import { startBot, type Bot } from './bot';
 import { sleep } from './runner';
+
+export type { Alert, Bot } from './bot';
 
 // ---------------------------------------------------------------------------------------------
 // Processes: RSS and CPU from /proc.
@@ -177,50 +178,6 @@ export async function startWorker(env: BenchEnv, taskQueue: string, extra: Recor
 }
 
 // ---------------------------------------------------------------------------------------------
-// The bot: the planner's alert webhook. Each alert is handed to a handler (answer, approve, count).
-
-export interface Alert {
-  at: number;
-  kind: string;
-  workflowId: string;
-  planId?: string;
-  agent: string;
-  taskId: string;
-  text: string;
-}
-
-export interface Bot {
-  url: string;
-  alerts: Alert[];
-  /** Called for every alert as it arrives; replace it per benchmark. */
-  onAlert: (a: Alert) => void;
-  close(): Promise<void>;
-}
-
-export async function startBot(): Promise<Bot> {
-  const bot: Bot = { url: '', alerts: [], onAlert: () => undefined, close: async () => undefined };
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      res.writeHead(204).end();
-      const body = JSON.parse(Buffer.concat(chunks).toString()) as Omit<Alert, 'at'>;
-      const alert = { at: Date.now(), ...body };
-      bot.alerts.push(alert);
-      bot.onAlert(alert);
-    });
-  });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  bot.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/alerts`;
-  bot.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  return bot;
-}
-
 // ---------------------------------------------------------------------------------------------
 
 export interface BenchEnv {
