@@ -96,7 +96,10 @@ it('runs the seed plan over the API; both servers stream each transition and ser
   const stale = await call(api.url, 'POST', `/v1/plans/${planId}/steps/review/answer`, { body: { text: 'main' } });
   expect(stale.status).toBe(409);
 
+  // Approved once both streams show the wait: a stream reads the plan's status when its history
+  // moves, so a state that passes before a (loaded) server reads it is never sent.
   const approval = await eventually(() => statuses(here.events).find((s) => stepOf(s, 'deploy').waitingOn === 'operator'), 'the approval in the stream');
+  await eventually(() => statuses(there.events).some((s) => stepOf(s, 'deploy').waitingOn === 'operator'), "the approval in the second server's stream");
   expect(stepOf(approval, 'deploy').text).toContain(`${deployer.baseUrl}/approve/`);
   await deployer.approve(stepOf(approval, 'deploy').taskId!);
 
