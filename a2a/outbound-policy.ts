@@ -17,6 +17,8 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOptions } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { Agent, buildConnector } from 'undici';
+// (errors.ts imports this module too; both use each other only inside functions, after loading.)
+import { displayUrl } from './errors';
 
 export const AGENT_ALLOW_ENV = 'PLANNER_AGENT_ALLOW';
 
@@ -135,7 +137,7 @@ export class OutboundPolicy {
   /** Throws OutboundRefusal naming the URL and the rule. */
   assertUrl(url: string): void {
     const why = this.checkUrl(url);
-    if (why !== undefined) throw new OutboundRefusal(safeUrl(url), why);
+    if (why !== undefined) throw new OutboundRefusal(displayUrl(url), why);
   }
 
   /** The host part of a URL, before any DNS: IP literals fully, names by the name rules. */
@@ -224,19 +226,6 @@ function unmapV4(addr: string): string {
   return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
 }
 
-/** The URL without userinfo, query or fragment, for messages. */
-function safeUrl(u: string): string {
-  try {
-    const url = new URL(u);
-    url.username = '';
-    url.password = '';
-    url.search = '';
-    url.hash = '';
-    return url.toString();
-  } catch {
-    return '<invalid url>';
-  }
-}
 
 let fromEnvCache: { raw: string | undefined; policy: OutboundPolicy } | undefined;
 
@@ -259,7 +248,7 @@ export function refusedAgentUrls(
   const out: Array<{ path: Array<string | number>; message: string }> = [];
   const judge = (url: string, path: Array<string | number>): void => {
     const why = policy.checkUrl(url);
-    if (why !== undefined) out.push({ path, message: `${safeUrl(url)} is refused: ${why}` });
+    if (why !== undefined) out.push({ path, message: `${displayUrl(url)} is refused: ${why}` });
   };
   if (agent.url !== undefined) judge(agent.url, ['url']);
   if (agent.card !== undefined && typeof agent.card !== 'string') {
