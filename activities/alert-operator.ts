@@ -2,8 +2,9 @@
 // `webhook` (POST JSON with an Idempotency-Key, so a retried alert is recognisable downstream).
 import { ApplicationFailure } from '@temporalio/common';
 import type { Logger } from 'pino';
-import { request, type Dispatcher } from 'undici';
-import { outboundPolicy, refusalIn } from '../a2a/outbound-policy';
+import type { Dispatcher } from 'undici';
+import { outboundPolicy } from '../a2a/outbound-policy';
+import { postWebhook } from './post-webhook';
 
 export interface Alert {
   /** input: a question; auth: an approval; unreachable: a wait nobody can watch; unresolved: a send whose fate is unknown. */
@@ -46,43 +47,23 @@ export function createAlertOperator(config: AlertConfig, logger: Logger) {
       if (sink === 'log') {
         logger.warn({ alert: body }, alert.kind === 'input' ? 'an agent asks a question' : 'an agent waits for an approval');
       } else {
-        await postWebhook(config.webhookUrl, body, alert.idempotencyKey, webhookDispatcher());
+        await postAlert(config.webhookUrl, body, alert.idempotencyKey, webhookDispatcher());
       }
     }
   };
 }
 
-async function postWebhook(url: string | undefined, body: object, idempotencyKey: string, dispatcher: Dispatcher): Promise<void> {
+async function postAlert(url: string | undefined, body: object, idempotencyKey: string, dispatcher: Dispatcher): Promise<void> {
   if (!url) throw ApplicationFailure.nonRetryable('alert sink `webhook` needs PLANNER_ALERT_WEBHOOK_URL', 'ConfigurationError');
-  const host = new URL(url).host;
-  let res: Dispatcher.ResponseData;
-  try {
-    res = await request(url, {
-      dispatcher,
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
-      body: JSON.stringify(body),
-      headersTimeout: 10_000,
-      bodyTimeout: 10_000,
-    });
-  } catch (e) {
-    const refusal = refusalIn(e);
-    if (refusal) {
-      throw ApplicationFailure.create({
-        type: 'AddressRefusedError',
-        message: `alert webhook (PLANNER_ALERT_WEBHOOK_URL, host ${host}): not connecting: ${refusal.message}`,
-        nonRetryable: true,
-      });
-    }
-    throw e;
-  }
-  await res.body.dump();
-  if (res.statusCode >= 200 && res.statusCode < 300) return;
-  const retryable = res.statusCode === 408 || res.statusCode === 429 || res.statusCode >= 500;
-  throw ApplicationFailure.create({
-    type: 'AlertWebhookRejected',
-    // Chat webhooks carry their secret in the path: name the sink and the host only.
-    message: `alert webhook (PLANNER_ALERT_WEBHOOK_URL, host ${host}) answered HTTP ${res.statusCode}`,
-    nonRetryable: !retryable,
+  const sink = `alert webhook (PLANNER_ALERT_WEBHOOK_URL, host ${new URL(url).host})`;
+  await postWebhook({
+    url,
+    body,
+    idempotencyKey,
+    contentType: 'application/json',
+    dispatcher,
+    timeoutMs: 10_000,
+    refused: { type: 'AddressRefusedError', prefix: sink },
+    rejected: { type: 'AlertWebhookRejected', prefix: sink },
   });
 }

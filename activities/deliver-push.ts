@@ -4,10 +4,11 @@
 // recognises a retried or replayed delivery.
 import { ApplicationFailure } from '@temporalio/common';
 import type { Logger } from 'pino';
-import { request, type Dispatcher } from 'undici';
-import { outboundPolicy, refusalIn } from '../a2a/outbound-policy';
+import type { Dispatcher } from 'undici';
+import { outboundPolicy } from '../a2a/outbound-policy';
 import { webhookUrlProblem } from '../a2a/webhook-url';
 import { openSecrets } from '../a2a/sealed-credentials';
+import { postWebhook } from './post-webhook';
 
 export interface UpstreamPushInput {
   /** The config's id (for logs) and where to POST. */
@@ -43,29 +44,22 @@ export function createDeliverUpstreamPush(logger: Logger, secret: string | undef
         throw ApplicationFailure.create({ type: 'ConfigurationError', nonRetryable: true, message: `push config ${input.configId}: its credentials do not open with this worker's PLANNER_WEBHOOK_SECRET (${(err as Error).message})` });
       }
     }
-    const headers: Record<string, string> = { 'content-type': 'application/a2a+json', 'idempotency-key': input.idempotencyKey };
+    const headers: Record<string, string> = {};
     if (input.scheme) headers.authorization = `${input.scheme} ${secrets.credentials ?? ''}`.trim();
     // The token has no transport of its own in v1.0; a2a-js and 0.3 receivers read this header.
     if (secrets.token) headers['x-a2a-notification-token'] = secrets.token;
-    let res: Dispatcher.ResponseData;
-    try {
-      res = await request(input.url, { dispatcher: policed(), method: 'POST', headers, body: JSON.stringify(input.body), headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS });
-    } catch (err) {
-      const refusal = refusalIn(err);
-      if (refusal) throw refused(`not connecting: ${refusal.message}`);
-      throw err;
-    }
-    await res.body.dump();
-    if (res.statusCode >= 200 && res.statusCode < 300) {
-      logger.debug({ configId: input.configId, key: input.idempotencyKey, status: res.statusCode }, 'push notification delivered');
-      return { status: res.statusCode };
-    }
-    const retryable = res.statusCode === 408 || res.statusCode === 429 || res.statusCode >= 500;
-    // The URL may carry a secret in its path: name the host only.
-    throw ApplicationFailure.create({
-      type: 'WebhookRejected',
-      message: `push config ${input.configId}: webhook at host ${new URL(input.url).host} answered HTTP ${res.statusCode}`,
-      nonRetryable: !retryable,
+    const status = await postWebhook({
+      url: input.url,
+      body: input.body,
+      idempotencyKey: input.idempotencyKey,
+      contentType: 'application/a2a+json',
+      headers,
+      dispatcher: policed(),
+      timeoutMs: TIMEOUT_MS,
+      refused: { type: 'WebhookUrlRefused', prefix: `push config ${input.configId}` },
+      rejected: { type: 'WebhookRejected', prefix: `push config ${input.configId}: webhook at host ${new URL(input.url).host}` },
     });
+    logger.debug({ configId: input.configId, key: input.idempotencyKey, status }, 'push notification delivered');
+    return { status };
   };
 }

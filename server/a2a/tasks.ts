@@ -1,6 +1,6 @@
 // Reading the planner's A2A tasks from Temporal alone, so any replica serves any task: a task is
 // a PlanWorkflow started over A2A, read by its a2aTask query. Following one long-polls the plan's
-// history (as client/follow-plan.ts does) and queries only when the history has moved: a
+// history (client/follow-history.ts, as the CLI and the API do) and queries only when the history has moved: a
 // follower adds no event to the plan's history.
 import { createHash } from 'node:crypto';
 import { WorkflowNotFoundError, isGrpcServiceError, type Client, type WorkflowExecutionDescription } from '@temporalio/client';
