@@ -369,6 +369,11 @@ export class PlannerRequestHandler implements A2ARequestHandler {
         }
       }),
     ).then((all) => all.filter((t) => t !== undefined));
+    // Visibility lags the plans a little: a task that moved since its record was written shows a
+    // newer time than the record it was placed by. The page is ordered by the times it shows, so a
+    // response never contradicts itself; the token stays on the records' keys.
+    const shownAt = (t: (typeof tasks)[number]) => Date.parse(t.status?.timestamp ?? '') || 0;
+    tasks.sort((a, b) => shownAt(b) - shownAt(a) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     const last = page.at(-1);
     const more = from >= 0 && from + pageSize < entries.length;
     const token = more && last ? Buffer.from(JSON.stringify([last.at, last.id])).toString('base64url') : '';
