@@ -2,9 +2,9 @@
 // the planner's workers and the demo agents: run --wait on the seed plan while another terminal
 // reads the inbox, answers, and an operator approves; refusals of bad plans; status, artifacts,
 // cancel; and planner demo to its end.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { scratchDir } from './support/scratch';
 import { BASE_BRANCH_QUESTION, startCodeReviewer, startDeployer, type AgentHandle } from './agents';
 import { PLAN_WORKFLOW_TYPE } from '../client/plan';
 import { uniqueQueue } from './harness/planner';
@@ -17,7 +17,7 @@ const suite = plannerSuite('cli-plans');
 const planner = (args: string[], env: Record<string, string> = {}, killAfterMs?: number) => spawnPlanner(suite.queue, args, { env, killAfterMs });
 let reviewer: AgentHandle;
 let deployer: AgentHandle;
-const dir = mkdtempSync(join(tmpdir(), 'cli-plans-'));
+const dir = scratchDir('cli-plans');
 
 beforeAll(async () => {
   [reviewer, deployer] = await Promise.all([startCodeReviewer(), startDeployer()]);

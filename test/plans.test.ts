@@ -1,14 +1,14 @@
 // Plan files: what loads, and every kind of plan that cannot run, refused with the field and the line.
 // Pure units: nothing here starts a workflow (the CLI suite checks that nothing starts end to end).
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { scratchDir } from './support/scratch';
 import fc from 'fast-check';
 import { loadPlanFile, planFromText, planFromValue, PlanError } from '../plans/load';
 import { render } from '../plans/template';
 import { RELEASE_PLAN } from './support/plans';
 
-const dir = mkdtempSync(join(tmpdir(), 'plans-'));
+const dir = scratchDir('plans');
 let n = 0;
 function file(text: string, ext = 'yaml'): string {
   const path = join(dir, `plan-${++n}.${ext}`);

@@ -1,12 +1,12 @@
 // worker/temporal-connection.ts: Temporal's standard client configuration (envconfig) under the
 // planner's config: explicit variables win, then the active profile, then the planner's defaults.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { scratchDir } from './support/scratch';
 import { loadConfig } from '../worker/config';
 import { temporalTarget, temporalUnavailable } from '../worker/temporal-connection';
 
-const dir = mkdtempSync(join(tmpdir(), 'envconfig-'));
+const dir = scratchDir('envconfig');
 const configFile = join(dir, 'temporal.toml');
 writeFileSync(
   configFile,

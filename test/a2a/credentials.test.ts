@@ -1,7 +1,7 @@
 /** Per-agent credentials: configuration parsing, use on the wire, and keeping them out of logs. */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { scratchDir } from '../support/scratch';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { createA2AClient, credentialsFor, redactPaths, redactPathsForHeaders, resolveAgentCard } from '../../a2a';
@@ -20,7 +20,7 @@ describe('credentialsFor', () => {
   });
 
   test('from a file named by A2A_AGENT_CREDENTIALS_FILE', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'a2a-creds-'));
+    const dir = scratchDir('a2a-creds');
     const file = join(dir, 'creds.json');
     writeFileSync(file, JSON.stringify({ deployer: { bearer: 'from-file' } }));
     expect(credentialsFor('deployer', { A2A_AGENT_CREDENTIALS_FILE: file })).toEqual({ type: 'bearer', token: 'from-file' });
