@@ -109,6 +109,12 @@ function parsePageToken(token: string): { at: number; id: string } {
   throw new RequestMalformedError({ message: 'Invalid params: pageToken: not a token this server gave' });
 }
 
+/** ListTasks' order: the newest time first, ties by id. */
+const newestFirst =
+  <T extends { id: string }>(at: (x: T) => number) =>
+  (a: T, b: T): number =>
+    at(b) - at(a) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
 /** A task as ListTasks found it in visibility. */
 interface Listed {
   id: string;
@@ -352,7 +358,7 @@ export class PlannerRequestHandler implements A2ARequestHandler {
       entries.push({ id: info.workflowId, at: at ? at.getTime() : 0, state: info.typedSearchAttributes.get(A2aTaskState), contextId: info.memo?.a2aContextId });
       if (entries.length >= LIST_SCAN_LIMIT) break;
     }
-    entries.sort((a, b) => b.at - a.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    entries.sort(newestFirst((e) => e.at));
     const from = after ? entries.findIndex((e) => e.at < after.at || (e.at === after.at && e.id > after.id)) : 0;
     const page = from < 0 ? [] : entries.slice(from, from + pageSize);
     // A task gone since the listing (retention) is left out. One whose state cannot be read now (no
@@ -372,8 +378,7 @@ export class PlannerRequestHandler implements A2ARequestHandler {
     // Visibility lags the plans a little: a task that moved since its record was written shows a
     // newer time than the record it was placed by. The page is ordered by the times it shows, so a
     // response never contradicts itself; the token stays on the records' keys.
-    const shownAt = (t: (typeof tasks)[number]) => Date.parse(t.status?.timestamp ?? '') || 0;
-    tasks.sort((a, b) => shownAt(b) - shownAt(a) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    tasks.sort(newestFirst((t) => Date.parse(t.status?.timestamp ?? '') || 0));
     const last = page.at(-1);
     const more = from >= 0 && from + pageSize < entries.length;
     const token = more && last ? Buffer.from(JSON.stringify([last.at, last.id])).toString('base64url') : '';
