@@ -7,6 +7,7 @@
 // The agent card is rewritten to name the proxy, so every call goes through it.
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { relayCardVia } from './relay-card';
 
 export const PROXY_MODES = ['drop', 'cut', '503', 'reset', 'mixed'] as const;
 export type ProxyMode = 'pass' | (typeof PROXY_MODES)[number];
@@ -72,12 +73,7 @@ export async function startFaultyProxy(target: string, rng: () => number, rate =
           return;
         }
         if (isCard(req)) {
-          const chunks: Buffer[] = [];
-          upRes.on('data', (c: Buffer) => chunks.push(c));
-          upRes.on('end', () => {
-            const card = Buffer.concat(chunks).toString().split(upstream.origin).join(baseUrl);
-            res.writeHead(upRes.statusCode ?? 502, { 'content-type': 'application/json' }).end(card);
-          });
+          relayCardVia(baseUrl, upstream.origin, upRes, res);
           return;
         }
         res.writeHead(upRes.statusCode ?? 502, upRes.headers);

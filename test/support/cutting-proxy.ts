@@ -4,6 +4,7 @@
 // a slow agent, and a stream that breaks right after its first frame.
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { relayCardVia } from '../../chaos/relay-card';
 
 /** A request as the proxy sees it, with its A2A method on either binding ('' when unknown). */
 export interface ProxiedRequest {
@@ -131,13 +132,7 @@ export async function startCuttingProxy(target: string): Promise<CuttingProxy> {
         }
         const isCard = req.url?.startsWith('/.well-known/agent-card.json');
         if (isCard) {
-          // The card names the agent's own URLs; point them at the proxy so every call goes through it.
-          const chunks: Buffer[] = [];
-          upRes.on('data', (c: Buffer) => chunks.push(c));
-          upRes.on('end', () => {
-            const card = Buffer.concat(chunks).toString().split(upstream.origin).join(baseUrl);
-            res.writeHead(upRes.statusCode ?? 502, { 'content-type': 'application/json' }).end(card);
-          });
+          relayCardVia(baseUrl, upstream.origin, upRes, res);
           return;
         }
         res.writeHead(upRes.statusCode ?? 502, upRes.headers);
