@@ -15,7 +15,7 @@ export default tseslint.config(
   },
   {
     // Workflow code runs in Temporal's deterministic sandbox: no I/O, clocks or randomness of its own.
-    files: ['workflows/**/*.ts', 'plans/schema.ts', 'plans/check.ts', 'plans/template.ts'],
+    files: ['workflows/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: ['node:*', 'undici', 'pino', '../activities/*/**', '../a2a/client*'] }],
       'no-restricted-globals': ['error', 'setTimeout', 'setInterval', 'fetch'],

@@ -9,7 +9,7 @@ import {
   type A2AClient,
   type A2AClientOptions,
 } from '../a2a';
-import type { AgentRef } from '../workflows/delegated-task-input';
+import type { AgentRef } from '../workflows/delegated-task/input';
 
 const CARD_TTL_MS = 5 * 60_000;
 /**

@@ -1,8 +1,8 @@
 // Asks the agent to cancel its task and reports what the agent says the task is now.
 import { log } from '@temporalio/activity';
 import { TaskNotCancelableError, TaskNotFoundError } from '../a2a';
-import type { AgentRef } from '../workflows/delegated-task-input';
-import type { Observation } from '../workflows/delegated-task-messages';
+import type { AgentRef } from '../workflows/delegated-task/input';
+import type { Observation } from '../workflows/delegated-task/messages';
 import type { AgentDirectory } from './agents';
 import { withTypedFailures } from './failures';
 import { observeTask } from './observe';

@@ -1,8 +1,8 @@
 // One GetTask, for a wait that holds no watch (a question a human is thinking about): notices a
 // task that was cancelled, failed or expired at the agent meanwhile.
 import { TaskNotFoundError } from '../a2a';
-import type { AgentRef } from '../workflows/delegated-task-input';
-import type { Observation } from '../workflows/delegated-task-messages';
+import type { AgentRef } from '../workflows/delegated-task/input';
+import type { Observation } from '../workflows/delegated-task/messages';
 import type { AgentDirectory } from './agents';
 import { remoteTaskLost, withTypedFailures } from './failures';
 import { observeTask } from './observe';

@@ -1,7 +1,7 @@
 // Turns what an agent says (Task snapshots, stream frames) into the workflow's small Observation:
 // no history, only status, text and artifacts, so that payloads stay small.
 import type { Message, StreamResponse, Task, TaskStatus } from '../a2a';
-import type { Observation } from '../workflows/delegated-task-messages';
+import type { Observation } from '../workflows/delegated-task/messages';
 
 export function messageText(message: Message | undefined): string | undefined {
   if (!message) return undefined;

@@ -2,7 +2,7 @@
 // supports push and the planner has a public webhook URL.
 import { Context, log } from '@temporalio/activity';
 import { A2AError, TaskNotFoundError, type A2AClient } from '../a2a';
-import type { AgentRef } from '../workflows/delegated-task-input';
+import type { AgentRef } from '../workflows/delegated-task/input';
 import type { AgentDirectory } from './agents';
 import { withTypedFailures } from './failures';
 import { pushToken, pushUrl, type PushSettings } from './push-token';

@@ -28,11 +28,11 @@ import {
   type Task,
   type TaskState,
 } from '../a2a';
-import type { AgentRef } from '../workflows/delegated-task-input';
-import type { Observation } from '../workflows/delegated-task-messages';
+import type { AgentRef } from '../workflows/delegated-task/input';
+import type { Observation } from '../workflows/delegated-task/messages';
 import type { AgentDirectory } from './agents';
 import { remoteTaskLost, withTypedFailures } from './failures';
-import { RemoteTask } from '../workflows/remote-task';
+import { RemoteTask } from '../workflows/delegated-task/remote-task';
 import { messageText, observeFrame, observeTask } from './observe';
 
 export interface SendInput {
@@ -253,7 +253,7 @@ async function sendStreaming(client: A2AClient, input: SendInput, a: Attempt): P
     abort.abort();
   }, timeoutMs);
   a.progress.call = op;
-  // Frames fold into one view of the task the way the watch folds them (workflows/remote-task.ts).
+  // Frames fold into one view of the task the way the watch folds them (workflows/delegated-task/remote-task.ts).
   const view = new RemoteTask();
   let frames = 0;
   try {

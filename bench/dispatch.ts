@@ -1,5 +1,5 @@
 // Benchmark: dispatch latency of the embedded dev server, with and without DISPATCH_TUNING
-// (scripts/dev-server.ts). Times start -> result of a workflow of ACTIVITIES no-op activities
+// (deploy/dev/dev-server.ts). Times start -> result of a workflow of ACTIVITIES no-op activities
 // (2 * ACTIVITIES + 1 dispatches: workflow tasks and activities) over RUNS runs per variant, and
 // of a workflow of 3 timers of 10 ms (timer queue) over 10 runs.
 //   npx tsx bench/dispatch.ts              # DISPATCH_RUNS (50), DISPATCH_ACTIVITIES (3)
@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@temporalio/client';
-import { connectClient, connectWorker, temporalTarget } from '../worker/temporal-connection';
+import { connectClient, connectWorker, temporalTarget } from '../runtime/temporal-connection';
 import { Runtime, Worker, DefaultLogger } from '@temporalio/worker';
-import { DISPATCH_TUNING, startDevServer } from '../scripts/dev-server';
+import { DISPATCH_TUNING, startDevServer } from '../deploy/dev/dev-server';
 
 const RUNS = Number(process.env.DISPATCH_RUNS ?? 50);
 const ACTIVITIES = Number(process.env.DISPATCH_ACTIVITIES ?? 3);

@@ -6,7 +6,7 @@
 import { TaskState } from '@a2a-js/sdk';
 import { WorkflowUpdateStage } from '@temporalio/client';
 import { startDelegatedTask } from '../client/delegated-task';
-import { answerUpdate } from '../workflows/delegated-task-messages';
+import { answerUpdate } from '../workflows/delegated-task/messages';
 import { startCodeReviewer, startDeployer } from '../demo/agents';
 import { connect, deploy, userMessage, DEPLOY, DIFF } from './lib/baseline';
 import type { BenchEnv } from './lib/env';

@@ -11,4 +11,4 @@ require('tsx/cjs');
 if (previous === undefined) delete process.env.TSX_TSCONFIG_PATH;
 else process.env.TSX_TSCONFIG_PATH = previous;
 
-require('../client/cli/main.ts').runMain();
+require('../cli/main.ts').runMain();

@@ -4,7 +4,7 @@
 // end in a typed failure naming the agent and the task, within a bound, never a spin.
 import { join } from 'node:path';
 import { answerTask } from '../client/delegated-task';
-import { freePort } from '../scripts/dev-server';
+import { freePort } from '../deploy/dev/dev-server';
 import { spawnReady } from '../worker/child-process';
 import { until, within, type ChaosEnv } from './env';
 import type { Figures } from './figures';

@@ -9,10 +9,10 @@ import { Client, WorkflowFailedError, type Connection } from '@temporalio/client
 import { answerTask } from '../client/delegated-task';
 import { startPlan } from '../client/plan';
 import { payloadSettings, plannerDataConverter } from '../payloads/data-converter';
-import { freePort, startDevServer, type DevServer } from '../scripts/dev-server';
-import { loadConfig } from '../worker/config';
+import { freePort, startDevServer, type DevServer } from '../deploy/dev/dev-server';
+import { loadConfig } from '../runtime/config';
 import { spawnWorker } from '../worker/child-process';
-import { connectClient, temporalTarget } from '../worker/temporal-connection';
+import { connectClient, temporalTarget } from '../runtime/temporal-connection';
 import { plannerBundle } from '../worker/workflow-bundle';
 import { startBot, type Bot } from '../bench/lib/bot';
 

@@ -4,8 +4,8 @@
 import { writeFile } from 'node:fs/promises';
 import type { Client } from '@temporalio/client';
 import type { Artifact } from '../a2a/schema';
-import type { DelegatedTaskWorkflow } from '../workflows/delegated-task';
-import type { DelegatedTaskResult } from '../workflows/delegated-task-input';
+import type { DelegatedTaskWorkflow } from '../workflows/delegated-task/workflow';
+import type { DelegatedTaskResult } from '../workflows/delegated-task/input';
 import { requireTask } from './inbox';
 
 /** The task has no such artifact, or cannot have one now (running, failed); the message says which. */

@@ -2,10 +2,10 @@
 // here, at the edge, so a caller learns which field is wrong before anything starts.
 import { randomUUID } from 'node:crypto';
 import type { Client, WorkflowHandle } from '@temporalio/client';
-import { DelegatedTaskWorkflow } from '../workflows/delegated-task';
+import { DelegatedTaskWorkflow } from '../workflows/delegated-task/workflow';
 import { refusedAgentUrls } from '../a2a/outbound-policy';
 import { describeIssues, formatPath } from '../a2a/validate';
-import { DelegatedTaskInputSchema, type DelegatedTaskInput } from '../workflows/delegated-task-input';
+import { DelegatedTaskInputSchema, type DelegatedTaskInput } from '../workflows/delegated-task/input';
 import {
   answerUpdate,
   resolveSendUpdate,
@@ -13,7 +13,7 @@ import {
   type AnswerResult,
   type DelegatedTaskStatus,
   type SendResolution,
-} from '../workflows/delegated-task-messages';
+} from '../workflows/delegated-task/messages';
 import { A2aAgent, PlanId, PlannerWaitingOn } from '../workflows/search-attributes';
 
 export class InvalidInputError extends Error {

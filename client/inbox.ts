@@ -10,10 +10,10 @@ import {
 } from '@temporalio/client';
 import { displayUrl } from '../a2a';
 import type { Artifact, Part } from '../a2a/schema';
-import { DelegatedTaskWorkflow } from '../workflows/delegated-task';
-import type { DelegatedTaskResult } from '../workflows/delegated-task-input';
+import { DelegatedTaskWorkflow } from '../workflows/delegated-task/workflow';
+import type { DelegatedTaskResult } from '../workflows/delegated-task/input';
 import { describeFailure } from '../workflows/failure-cause';
-import { statusQuery, type DelegatedTaskStatus } from '../workflows/delegated-task-messages';
+import { statusQuery, type DelegatedTaskStatus } from '../workflows/delegated-task/messages';
 import { A2aAgent, A2aTaskId, A2aTaskState, PlanId, PlanStep, PlannerTurn, PlannerWaitText, PlannerWaitingOn, PlannerWaitingSince, fromTextAttribute } from '../workflows/search-attributes';
 import { InvalidInputError } from './delegated-task';
 

@@ -1,8 +1,8 @@
 // What a person sees while a plan runs: one line per step and change of state, the question or the
 // approval text when a step waits (with the command that answers it), then the artifacts.
 import type { Artifact } from '../a2a/schema';
-import { artifactText } from '../plans/template';
-import type { StepStatus } from '../workflows/plan-messages';
+import { artifactText } from '../workflows/plan/template';
+import type { StepStatus } from '../workflows/plan/messages';
 import type { PlanSnapshot } from './plan';
 
 /** A step's state as one comparable, printable phrase. */

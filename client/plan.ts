@@ -12,11 +12,11 @@ import {
   type WorkflowHandle,
 } from '@temporalio/client';
 import { loadPlanFile, planFromValue, PlanError, type LoadOptions } from '../plans/load';
-import type { PlanRunInput } from '../plans/schema';
-import { answerUpdate, type Answer, type AnswerResult } from '../workflows/delegated-task-messages';
+import type { PlanRunInput } from '../workflows/plan/input';
+import { answerUpdate, type Answer, type AnswerResult } from '../workflows/delegated-task/messages';
 import { describeFailure } from '../workflows/failure-cause';
-import { PlanWorkflow } from '../workflows/plan';
-import { planStatusQuery, type PlanResult, type PlanStatus, type StepStatus } from '../workflows/plan-messages';
+import { PlanWorkflow } from '../workflows/plan/workflow';
+import { planStatusQuery, type PlanResult, type PlanStatus, type StepStatus } from '../workflows/plan/messages';
 import { PlanId, PlannerWaitingOn } from '../workflows/search-attributes';
 import { planIdProblem } from './inbox';
 

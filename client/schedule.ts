@@ -5,9 +5,9 @@
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, type Client, type ScheduleDescription } from '@temporalio/client';
 import { z } from 'zod';
 import { describeIssues } from '../a2a/validate';
-import type { PlanRunInput } from '../plans/schema';
-import { DurationSchema } from '../workflows/delegated-task-input';
-import { PlanWorkflow } from '../workflows/plan';
+import type { PlanRunInput } from '../workflows/plan/input';
+import { DurationSchema } from '../workflows/delegated-task/input';
+import { PlanWorkflow } from '../workflows/plan/workflow';
 import { PlannerWaitingOn } from '../workflows/search-attributes';
 import { checkPlanSource, type PlanSource } from './plan';
 

@@ -13,7 +13,7 @@ export interface PayloadSettings extends ClaimCheckOptions {
   blobDir: string;
 }
 
-/** The payload part of the planner's configuration (worker/config.ts). */
+/** The payload part of the planner's configuration (runtime/config.ts). */
 export interface PayloadConfig {
   PLANNER_BLOB_DIR: string;
   PLANNER_PAYLOAD_OFFLOAD_BYTES: number;

@@ -6,8 +6,8 @@ import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Document } fro
 import { refusedAgentUrls, type OutboundPolicy } from '../a2a/outbound-policy';
 import { AgentCardSchema } from '../a2a/schema';
 import { explainIssues, formatPath } from '../a2a/validate';
-import { checkPlan, resolveInputs, type PlanProblem } from './check';
-import { PlanSchema, type Plan, type PlanRunInput } from './schema';
+import { checkPlan, resolveInputs, type PlanProblem } from '../workflows/plan/check';
+import { PlanSchema, type Plan, type PlanRunInput } from '../workflows/plan/input';
 
 /** A plan that cannot run: every problem found, each naming its field (and line, for a file). */
 export class PlanError extends Error {

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh
 # The Temporal UI browser test needs Debian's chromium; a no-op once it is installed.
 bash scripts/ensure-chromium.sh
-echo "Temporal CLI: $(node_modules/.bin/tsx scripts/temporal-cli.ts)"
+echo "Temporal CLI: $(node_modules/.bin/tsx deploy/dev/temporal-cli.ts)"
 # The agents on other SDKs, built once into the user cache; the suite's launcher reads these.
 agents_env=$(bash scripts/setup-test-agents.sh)
 while IFS='=' read -r key value; do export "$key=$value"; done <<< "$agents_env"

@@ -16,7 +16,7 @@ import { schedulesRouter } from './api/schedules';
 import { tasksRouter } from './api/tasks';
 import type { HealthSchema } from './api/schemas';
 import { pushRouter } from './push/receiver';
-import { a2aRouter } from './a2a';
+import { a2aRouter } from './face';
 import type { z } from 'zod';
 
 export interface AppOptions {
@@ -55,7 +55,7 @@ export function createApp(ctx: ApiContext, opts: AppOptions): express.Express {
   v1.use(inboxRouter(ctx), tasksRouter(ctx), artifactsRouter(ctx), plansRouter(ctx), schedulesRouter(ctx));
   app.use('/v1', v1);
 
-  app.use(a2aRouter(ctx, opts.auth)); // the planner's A2A face: agent card, /a2a/jsonrpc, /a2a/rest (server/a2a/)
+  app.use(a2aRouter(ctx, opts.auth)); // the planner's A2A face: agent card, /a2a/jsonrpc, /a2a/rest (server/face/)
 
   app.use((req, _res, next) => next(new ApiError(404, 'not_found', `no route ${req.method} ${req.path}`)));
   app.use(errorHandler(ctx));

@@ -1,7 +1,7 @@
 // What every route needs: the Temporal client, the configuration, a logger, and the UI link rule.
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
-import type { PlannerConfig } from '../worker/config';
+import type { PlannerConfig } from '../runtime/config';
 
 export interface ApiContext {
   config: PlannerConfig;

@@ -5,11 +5,11 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@temporalio/client';
-import { connectClient, temporalTarget } from '../worker/temporal-connection';
+import { connectClient, temporalTarget } from '../runtime/temporal-connection';
 import type { Logger } from 'pino';
 import { payloadSettings, plannerDataConverter } from '../payloads/data-converter';
-import { createLogger } from '../worker/logger';
-import { loadConfig, type PlannerConfig } from '../worker/config';
+import { createLogger } from '../runtime/logger';
+import { loadConfig, type PlannerConfig } from '../runtime/config';
 import { createApp } from './app';
 import { authSettings } from './auth';
 import { uiLinker, type ApiContext } from './context';

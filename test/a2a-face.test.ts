@@ -1,4 +1,4 @@
-// The planner's A2A face (server/a2a/) over real HTTP, driven by @a2a-js/sdk's client over both
+// The planner's A2A face (server/face/) over real HTTP, driven by @a2a-js/sdk's client over both
 // bindings: the seed plan's question and approval relayed on the planner's own task, the answer
 // routed to the reviewer, one SubscribeToTask stream carrying everything after the approval; a
 // subscriber that adds no events; and each protocol error from a real request.
@@ -10,7 +10,7 @@ import { BASE_BRANCH_QUESTION, startCodeReviewer, startDeployer, type AgentHandl
 import { call, startApi, TOKEN } from './support/api';
 import { itReplaysItsHistories, plannerSuite } from './support/suite';
 import { eventually } from './support/wait';
-import { contextIdFor, taskIdFor } from '../server/a2a/tasks';
+import { contextIdFor, taskIdFor } from '../server/face/tasks';
 import { principalOf } from '../server/auth';
 
 const suite = plannerSuite('a2a-face');

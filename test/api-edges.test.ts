@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import pino from 'pino';
-import { loadConfig } from '../worker/config';
+import { loadConfig } from '../runtime/config';
 import { startServer, type RunningServer } from '../server/main';
 import { startCodeReviewer, type AgentHandle } from './agents';
 import { apiEnv, call, OTHER_DEPLOYMENT_TOKEN, startApi, TOKEN } from './support/api';
@@ -120,7 +120,7 @@ it('serves /healthz and the OpenAPI document without a token; the document is th
 });
 
 it('says when Temporal does not answer: /healthz reports it, a read is a 503, not a 500', async () => {
-  const { freePort } = await import('../scripts/dev-server');
+  const { freePort } = await import('../deploy/dev/dev-server');
   const nowhere = `127.0.0.1:${await freePort()}`;
   const connection = Connection.lazy({ address: nowhere });
   const temporal = new Client({ connection, namespace: 'default' });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { connect } from 'node:net';
 import type { Client } from '@temporalio/client';
 import { BASE_BRANCH_QUESTION } from '../demo/agents';
-import { freePort } from '../scripts/dev-server';
+import { freePort } from '../deploy/dev/dev-server';
 import { connectClient, testEnv, uniqueQueue } from './harness/planner';
 import { DIFF, waitForStatus, type TaskHandle } from './support/delegated';
 import { spawnPlanner, type Exit, type Spawned } from './support/planner-cli';

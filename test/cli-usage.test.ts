@@ -4,7 +4,7 @@
 // is covered the moment it is registered.
 import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { buildProgram } from '../client/cli/main';
+import { buildProgram } from '../cli/main';
 import { connectClient, uniqueQueue } from './harness/planner';
 import { escapeRegExp, expectOneLineError, spawnPlanner, type Exit } from './support/planner-cli';
 

@@ -20,8 +20,8 @@ import { clusterUp, restartTemporalService, startWorker, type ClusterHandle } fr
 import { listInbox, type InboxEntry } from '../client/inbox';
 import { answerStep, describePlan, startPlan } from '../client/plan';
 import { plannerDataConverter, payloadSettings } from '../payloads/data-converter';
-import { loadConfig } from '../worker/config';
-import { connectClient, temporalTarget, temporalUnavailable } from '../worker/temporal-connection';
+import { loadConfig } from '../runtime/config';
+import { connectClient, temporalTarget, temporalUnavailable } from '../runtime/temporal-connection';
 import { startCodeReviewer, startDeployer, type AgentHandle } from './agents';
 import { replayAll } from './support/delegated';
 import { planDoc, step, waitForPlan, type PlanHandle } from './support/plans';

@@ -2,7 +2,7 @@
 // sends it on the same task and context.
 import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { answerTask } from '../client/delegated-task';
-import { answerSignal, statusQuery } from '../workflows/delegated-task-messages';
+import { answerSignal, statusQuery } from '../workflows/delegated-task/messages';
 import { BASE_BRANCH_QUESTION, MIGRATIONS_QUESTION, startCodeReviewer, type AgentHandle } from './agents';
 import { itReplaysItsHistories, plannerSuite } from './support/suite';
 import { DIFF, waitForStatus } from './support/delegated';

@@ -5,7 +5,7 @@ import { startDeployer, type AgentHandle } from './agents';
 import { itReplaysItsHistories, plannerSuite } from './support/suite';
 import { DEPLOY, chainHistories, eventTypes, waitForStatus } from './support/delegated';
 import { eventually } from './support/wait';
-import { statusQuery } from '../workflows/delegated-task-messages';
+import { statusQuery } from '../workflows/delegated-task/messages';
 
 const suite = plannerSuite('long-waits');
 const sendsOf = (agent: AgentHandle) => agent.log.requests.filter((r) => r.method === 'SendMessage' || r.method === 'SendStreamingMessage');

@@ -2,7 +2,7 @@
 // backstop poll instead of a held stream.
 import pino from 'pino';
 import { pushToken, pushUrl } from '../activities/push-token';
-import { startPushReceiver, type PushReceiver } from '../client/push-receiver';
+import { startPushReceiver, type PushReceiver } from '../server/push/standalone';
 import { startDeployer, type AgentHandle } from './agents';
 import { itReplaysItsHistories, plannerSuite } from './support/suite';
 import { DEPLOY, waitForStatus } from './support/delegated';

@@ -7,7 +7,7 @@ import { startWorkers, uniqueQueue, type RunningWorkers } from './harness/planne
 import { itReplaysItsHistories, plannerSuite } from './support/suite';
 import { DEPLOY, DIFF, eventTypes, start, waitForStatus } from './support/delegated';
 import { eventually } from './support/wait';
-import { answerUpdate, observeSignal } from '../workflows/delegated-task-messages';
+import { answerUpdate, observeSignal } from '../workflows/delegated-task/messages';
 
 const suite = plannerSuite('questions');
 let reviewer: AgentHandle;

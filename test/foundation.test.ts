@@ -1,8 +1,8 @@
 // The chain under everything: a dev server with the planner's search attributes, a worker that runs
 // a workflow calling an activity, and a visibility query that finds it by a search attribute.
 import type { Client } from '@temporalio/client';
-import { findTemporalCli } from '../scripts/temporal-cli';
-import { loadConfig } from '../worker/config';
+import { findTemporalCli } from '../deploy/dev/temporal-cli';
+import { loadConfig } from '../runtime/config';
 import { startDeployer, type AgentHandle } from './agents';
 import { connectClient, startWorkers, uniqueQueue, type RunningWorkers } from './harness/planner';
 import { DEPLOY, start, waitForStatus } from './support/delegated';

@@ -7,7 +7,7 @@ import { Worker } from '@temporalio/worker';
 import { DeterminismViolationError } from '@temporalio/workflow';
 import type { History } from '@temporalio/common/lib/proto-utils';
 import pino from 'pino';
-import { installRuntime } from '../worker/logger';
+import { installRuntime } from '../runtime/logger';
 import { testEnv } from './harness/planner';
 import { historyFromJson } from './histories/history-json';
 

@@ -2,7 +2,7 @@
 // status query to any workflow (a query on an evicted workflow replays its whole history).
 import { InterceptingCall, type Interceptor } from '@grpc/grpc-js';
 import { Client } from '@temporalio/client';
-import { connectClient, temporalTarget } from '../worker/temporal-connection';
+import { connectClient, temporalTarget } from '../runtime/temporal-connection';
 import { listInbox } from '../client/inbox';
 import { startCodeReviewer, startDeployer, type AgentHandle } from './agents';
 import { testDataConverter, testEnv } from './harness/planner';

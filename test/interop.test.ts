@@ -384,7 +384,7 @@ const goLike = (b: Binding): Observed => ({
   subscribeToFinishedTask: wire(b, 'TaskNotFoundError', -32001, 404, 'TASK_NOT_FOUND'),
   listTasksWithoutAuth: wire(b, 'UnauthenticatedError', -31401, 401, 'UNAUTHENTICATED'),
   getUnknownTask: wire(b, 'TaskNotFoundError', -32001, 404, 'TASK_NOT_FOUND'),
-  // INVALID_PARAMS on the wire, read as UnsupportedOperationError (a2a/errors.ts, TERMINAL_TASK_REFUSAL).
+  // INVALID_PARAMS on the wire, read as UnsupportedOperationError (a2a/errors/, TERMINAL_TASK_REFUSAL).
   sendToFinishedTask: wire(b, 'UnsupportedOperationError', -32602, 400, 'INVALID_PARAMS'),
   createPushConfig: wire(b, 'PushNotificationNotSupportedError', -32003, 400, 'PUSH_NOTIFICATION_NOT_SUPPORTED'),
 });

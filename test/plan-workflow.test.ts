@@ -4,7 +4,7 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { answerStep, describePlan, startPlan, StepNotWaitingError } from '../client/plan';
 import { listInbox } from '../client/inbox';
-import { planAnswerSignal } from '../workflows/plan-messages';
+import { planAnswerSignal } from '../workflows/plan/messages';
 import { PlannerWaitingOn } from '../workflows/search-attributes';
 import { BASE_BRANCH_QUESTION, startCodeReviewer, startDeployer, type AgentHandle } from './agents';
 import { startChildWorker, uniqueQueue } from './harness/planner';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { scratchDir } from './support/scratch';
 import fc from 'fast-check';
 import { loadPlanFile, planFromText, planFromValue, PlanError } from '../plans/load';
-import { render } from '../plans/template';
+import { render } from '../workflows/plan/template';
 import { RELEASE_PLAN } from './support/plans';
 
 const dir = scratchDir('plans');

@@ -1,6 +1,6 @@
 // RemoteTask is pure: what the workflow believes of the remote task, merged from observations.
-import { RemoteTask } from '../workflows/remote-task';
-import type { Observation } from '../workflows/delegated-task-messages';
+import { RemoteTask } from '../workflows/delegated-task/remote-task';
+import type { Observation } from '../workflows/delegated-task/messages';
 
 const at = (s: number): string => new Date(Date.UTC(2026, 11, 2, 12, 0, s)).toISOString();
 const obs = (state: Observation['status'] extends infer S ? (S extends { state: infer T } ? T : never) : never, t: number, text?: string, extra: Partial<Observation> = {}): Observation => ({

@@ -3,8 +3,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { createAlertOperator } from '../activities/alert-operator';
-import { uiUrlFor } from '../client/cli/embedded-planner';
-import { DelegatedTaskInputSchema } from '../workflows/delegated-task-input';
+import { uiUrlFor } from '../cli/embedded-planner';
+import { DelegatedTaskInputSchema } from '../workflows/delegated-task/input';
 
 it('refuses an agent URL with user:password@ and says where the credential goes', () => {
   const r = DelegatedTaskInputSchema.safeParse({ agent: { name: 'deployer', url: 'http://ops:hunter2@127.0.0.1:1/' }, message: { text: 'x' } });

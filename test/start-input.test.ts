@@ -2,7 +2,7 @@
 // re-applies a default on replay, so changing one cannot break a running workflow (issue 7 item 6).
 import { defaultPayloadConverter } from '@temporalio/common';
 import { startDelegatedTask } from '../client/delegated-task';
-import { DelegatedTaskInputSchema } from '../workflows/delegated-task-input';
+import { DelegatedTaskInputSchema } from '../workflows/delegated-task/input';
 import { connectClient, uniqueQueue } from './harness/planner';
 import type { Client } from '@temporalio/client';
 

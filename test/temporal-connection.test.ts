@@ -1,10 +1,10 @@
-// worker/temporal-connection.ts: Temporal's standard client configuration (envconfig) under the
+// runtime/temporal-connection.ts: Temporal's standard client configuration (envconfig) under the
 // planner's config: explicit variables win, then the active profile, then the planner's defaults.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scratchDir } from './support/scratch';
-import { loadConfig } from '../worker/config';
-import { temporalTarget, temporalUnavailable } from '../worker/temporal-connection';
+import { loadConfig } from '../runtime/config';
+import { temporalTarget, temporalUnavailable } from '../runtime/temporal-connection';
 
 const dir = scratchDir('envconfig');
 const configFile = join(dir, 'temporal.toml');

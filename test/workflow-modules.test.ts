@@ -1,18 +1,18 @@
 // A workflow start evaluates every module the workflow bundle imports again (the reusable V8
 // context's per-workflow module cache), so zod and the A2A and plan schemas stay out of the
 // workflows' imports (workflows/schemas.ts loads them only where needed), and the workflow checks
-// its already-parsed input in plain code (workflows/delegated-task-check.ts), leaving anything
+// its already-parsed input in plain code (workflows/delegated-task/check.ts), leaving anything
 // else to the zod schema and its messages.
 import { measureWorkflowModules } from '../bench/lib/workflow-modules';
-import { checkDelegatedTaskInput } from '../workflows/delegated-task-check';
-import { DelegatedTaskInputSchema, type DelegatedTaskInput } from '../workflows/delegated-task-input';
+import { checkDelegatedTaskInput } from '../workflows/delegated-task/check';
+import { DelegatedTaskInputSchema, type DelegatedTaskInput } from '../workflows/delegated-task/input';
 
 it('evaluates no zod and no schema module at a workflow start', async () => {
   const cost = await measureWorkflowModules(20);
-  const schemaModules = cost.perWorkflow.filter((id) => /node_modules\/zod\/|a2a\/schema|plans\/schema|delegated-task-input/.test(id));
+  const schemaModules = cost.perWorkflow.filter((id) => /node_modules\/zod\/|a2a\/schema|workflows\/plan\/input|delegated-task\/input/.test(id));
   expect(schemaModules).toEqual([]);
   // The workflows' own modules are still there (the measurement sees the per-workflow cache).
-  expect(cost.perWorkflow.some((id) => id.includes('workflows/delegated-task.ts'))).toBe(true);
+  expect(cost.perWorkflow.some((id) => id.includes('workflows/delegated-task/workflow.ts'))).toBe(true);
   // Generous bound (it was 12 ms p50 with the schemas, 0.2 ms without, on a quiet 2-core machine).
   expect(cost.p50Ms).toBeLessThan(5);
 }, 120_000);

@@ -2,9 +2,9 @@
 // SIGINT/SIGTERM, then drains and exits: it stops polling, lets running activities on the main
 // queue finish within PLANNER_SHUTDOWN_GRACE, and cancels the rest (their retries run elsewhere).
 // A second signal exits at once. Also `planner worker`.
-import { createLogger, installRuntime, logFormatFor } from './logger';
-import { loadConfig } from './config';
-import { temporalTarget } from './temporal-connection';
+import { createLogger, installRuntime, logFormatFor } from '../runtime/logger';
+import { loadConfig } from '../runtime/config';
+import { temporalTarget } from '../runtime/temporal-connection';
 import { createPlannerWorkers } from './workers';
 
 export async function runWorker(): Promise<void> {

@@ -6,8 +6,8 @@ import type { Logger } from 'pino';
 import { createActivities } from '../activities';
 import { AgentDirectory } from '../activities/agents';
 import { payloadSettings, plannerDataConverter } from '../payloads/data-converter';
-import { pushSettings, type PlannerConfig } from './config';
-import { connectClient, connectWorker, temporalTarget } from './temporal-connection';
+import { pushSettings, type PlannerConfig } from '../runtime/config';
+import { connectClient, connectWorker, temporalTarget } from '../runtime/temporal-connection';
 import { bundlePlannerWorkflows } from './workflow-bundle';
 
 export interface PlannerWorkers {
@@ -22,7 +22,7 @@ export interface PlannerWorkerOptions {
   workflowBundle?: WorkflowBundle;
   /**
    * The environment `config` was read from (default process.env): Temporal's client settings
-   * (TLS, API key, profile) come from it too (worker/temporal-connection.ts).
+   * (TLS, API key, profile) come from it too (runtime/temporal-connection.ts).
    */
   env?: NodeJS.ProcessEnv;
 }

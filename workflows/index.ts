@@ -1,3 +1,3 @@
 // Everything the worker registers as workflows.
-export { DelegatedTaskWorkflow } from './delegated-task';
-export { PlanWorkflow } from './plan';
+export { DelegatedTaskWorkflow } from './delegated-task/workflow';
+export { PlanWorkflow } from './plan/workflow';

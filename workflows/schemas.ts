@@ -6,9 +6,9 @@
 // A require() inside a function is evaluated only by the workflows that call it, once each.
 /* eslint-disable @typescript-eslint/no-require-imports */
 import type * as A2aSchema from '../a2a/schema';
-import type * as PlanSchema from '../plans/schema';
-import type * as DelegatedTaskInput from './delegated-task-input';
+import type * as PlanSchema from './plan/input';
+import type * as DelegatedTaskInput from './delegated-task/input';
 
-export const delegatedTaskSchemas = (): typeof DelegatedTaskInput => require('./delegated-task-input') as typeof DelegatedTaskInput;
+export const delegatedTaskSchemas = (): typeof DelegatedTaskInput => require('./delegated-task/input') as typeof DelegatedTaskInput;
 export const a2aSchemas = (): typeof A2aSchema => require('../a2a/schema') as typeof A2aSchema;
-export const planSchemas = (): typeof PlanSchema => require('../plans/schema') as typeof PlanSchema;
+export const planSchemas = (): typeof PlanSchema => require('./plan/input') as typeof PlanSchema;

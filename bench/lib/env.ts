@@ -9,14 +9,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Client } from '@temporalio/client';
-import { connectClient, temporalTarget } from '../../worker/temporal-connection';
+import { connectClient, temporalTarget } from '../../runtime/temporal-connection';
 import pino from 'pino';
-import { freePort, startDevServer } from '../../scripts/dev-server';
+import { freePort, startDevServer } from '../../deploy/dev/dev-server';
 import { startServer as startApi } from '../../server/main';
 import { spawnWorker } from '../../worker/child-process';
 import { plannerBundle } from '../../worker/workflow-bundle';
 import { payloadSettings, plannerDataConverter } from '../../payloads/data-converter';
-import { loadConfig } from '../../worker/config';
+import { loadConfig } from '../../runtime/config';
 import { startBot, type Bot } from './bot';
 import { sleep } from './runner';
 
@@ -45,7 +45,7 @@ export function cpuMs(pid: number): number {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The dev server (scripts/dev-server.ts, as `npm run temporal` and the tests start it), plus a
+// The dev server (deploy/dev/dev-server.ts, as `npm run temporal` and the tests start it), plus a
 // Prometheus endpoint for request and action counts.
 
 export interface BenchServer {

@@ -1,12 +1,12 @@
 // The cluster's binaries, built once per machine from the Go module proxy into the user cache
-// (beside the Temporal CLI's, scripts/temporal-cli.ts): the Temporal server and temporal-sql-tool
+// (beside the Temporal CLI's, deploy/dev/temporal-cli.ts): the Temporal server and temporal-sql-tool
 // (go.temporal.io/server), and the Temporal UI server (github.com/temporalio/ui-server/v2).
 // Nothing is built when the cache holds them.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { goInstall, isExecutable, temporalCacheDir } from '../../scripts/temporal-cli';
+import { goInstall, isExecutable, temporalCacheDir } from '../dev/temporal-cli';
 import { TEMPORAL_SERVER_VERSION, TEMPORAL_UI_VERSION } from './settings';
 
 const run = promisify(execFile);

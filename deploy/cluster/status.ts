@@ -1,7 +1,7 @@
 // `planner cluster status`: what the cluster folder says runs, whether each process is alive, and
 // whether it answers (PostgreSQL, the frontend and the planner's pollers, the UI, worker metrics, API).
 import { Client } from '@temporalio/client';
-import { connectClient, temporalTarget } from '../../worker/temporal-connection';
+import { connectClient, temporalTarget } from '../../runtime/temporal-connection';
 import { postgresPaths, postgresPid, postgresReady } from './postgres';
 import { NAMESPACE } from './settings';
 import { isOurs, readState, resolveOptions, type ClusterOptions } from './state';

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
-import { ensureTemporalCli } from '../../scripts/temporal-cli';
+import { ensureTemporalCli } from '../dev/temporal-cli';
 import { plannerBundle } from '../../worker/workflow-bundle';
 import { ensureServerBinaries, ensureUiServer, serverModuleDir, type ServerBinaries } from './binaries';
 import { initPostgres, isInitialized, postgresPaths, postgresPid, startPostgres } from './postgres';

@@ -12,7 +12,7 @@ import { isGrpcDeadlineError, type WorkflowExecutionDescription } from '@tempora
 import type { Request, Response } from 'express';
 import { followHistory } from '../../client/follow-history';
 import { requirePlan } from '../../client/plan';
-import { planStatusQuery, type PlanStatus } from '../../workflows/plan-messages';
+import { planStatusQuery, type PlanStatus } from '../../workflows/plan/messages';
 import type { ApiContext } from '../context';
 import { withPlan } from './plan-source';
 

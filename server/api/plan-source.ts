@@ -5,7 +5,7 @@ import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { formatPath } from '../../a2a/validate';
 import { loadPlanFile, planFromValue, PlanError } from '../../plans/load';
-import type { PlanRunInput } from '../../plans/schema';
+import type { PlanRunInput } from '../../workflows/plan/input';
 import { InvalidPlanError, PlanNotFoundError, StepNotWaitingError } from '../../client/plan';
 import { ApiError, conflict, notFound } from '../errors';
 

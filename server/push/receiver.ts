@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import { StreamResponseSchema, describeProblem, parseWith } from '../../a2a';
 import { observeFrame } from '../../activities/observe';
 import { tokenMatches } from '../../activities/push-token';
-import { observeSignal } from '../../workflows/delegated-task-messages';
+import { observeSignal } from '../../workflows/delegated-task/messages';
 
 export const PUSH_MAX_BODY_BYTES = 1024 * 1024;
 /** The path registered with agents (activities/push-token.ts pushUrl). */

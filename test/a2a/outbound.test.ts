@@ -22,7 +22,7 @@ import {
 import { createAlertOperator } from '../../activities/alert-operator';
 import { checkPlanSource, InvalidPlanError } from '../../client/plan';
 import { InvalidInputError, startDelegatedTask } from '../../client/delegated-task';
-import { loadConfig } from '../../worker/config';
+import { loadConfig } from '../../runtime/config';
 import { startHostileAgent, type HostileAgent } from './hostile-agent';
 import { collect, thrown, userMessage } from './helpers';
 import pino from 'pino';

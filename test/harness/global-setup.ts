@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { plannerBundle } from '../../worker/workflow-bundle';
-import { startDevServer, type DevServer } from '../../scripts/dev-server';
+import { startDevServer, type DevServer } from '../../deploy/dev/dev-server';
 
 declare global {
   var __plannerDevServer: DevServer | undefined;

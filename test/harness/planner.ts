@@ -6,9 +6,9 @@ import { randomUUID } from 'node:crypto';
 import { Client } from '@temporalio/client';
 import pino from 'pino';
 import { payloadSettings, plannerDataConverter } from '../../payloads/data-converter';
-import { installRuntime } from '../../worker/logger';
-import { loadConfig, type PlannerConfig } from '../../worker/config';
-import { connectClient as connect, temporalTarget } from '../../worker/temporal-connection';
+import { installRuntime } from '../../runtime/logger';
+import { loadConfig, type PlannerConfig } from '../../runtime/config';
+import { connectClient as connect, temporalTarget } from '../../runtime/temporal-connection';
 import { createPlannerWorkers, type PlannerWorkers } from '../../worker/workers';
 import { spawnWorker } from '../../worker/child-process';
 

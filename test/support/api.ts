@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
 import pino from 'pino';
-import { loadConfig } from '../../worker/config';
+import { loadConfig } from '../../runtime/config';
 import { startServer, type RunningServer } from '../../server/main';
 import { plannerEnv } from '../harness/planner';
 

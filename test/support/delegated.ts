@@ -2,9 +2,9 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import { startDelegatedTask } from '../../client/delegated-task';
-import type { DelegatedTaskInput } from '../../workflows/delegated-task-input';
-import { statusQuery, type DelegatedTaskStatus } from '../../workflows/delegated-task-messages';
-import type { DelegatedTaskWorkflow } from '../../workflows/delegated-task';
+import type { DelegatedTaskInput } from '../../workflows/delegated-task/input';
+import { statusQuery, type DelegatedTaskStatus } from '../../workflows/delegated-task/messages';
+import type { DelegatedTaskWorkflow } from '../../workflows/delegated-task/workflow';
 import { testDataConverter, testEnv } from '../harness/planner';
 import { eventually } from './wait';
 

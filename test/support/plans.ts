@@ -1,9 +1,9 @@
 // Shared steps of the plan suites: plan documents over the suite's agents, and waiting on a plan's status.
 import { join } from 'node:path';
 import type { Client, WorkflowHandle } from '@temporalio/client';
-import type { PlanDocument } from '../../plans/schema';
-import type { PlanWorkflow } from '../../workflows/plan';
-import { planStatusQuery, type PlanStatus, type StepStatus } from '../../workflows/plan-messages';
+import type { PlanDocument } from '../../workflows/plan/input';
+import type { PlanWorkflow } from '../../workflows/plan/workflow';
+import { planStatusQuery, type PlanStatus, type StepStatus } from '../../workflows/plan/messages';
 import { eventually } from './wait';
 
 export const RELEASE_PLAN = join(__dirname, '..', '..', 'demo', 'plans', 'release.yaml');

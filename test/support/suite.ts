@@ -5,7 +5,7 @@ import type { Client } from '@temporalio/client';
 import { connectClient, startWorkers, uniqueQueue, type RunningWorkers } from '../harness/planner';
 import { startAlertSink, type AlertSink } from './alert-sink';
 import { replayAll, start, type TaskHandle } from './delegated';
-import type { DelegatedTaskInput } from '../../workflows/delegated-task-input';
+import type { DelegatedTaskInput } from '../../workflows/delegated-task/input';
 
 export interface Suite {
   client: Client;

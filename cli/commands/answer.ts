@@ -1,0 +1,88 @@
+// planner answer: answer the question a plan's step or a delegated task waits on (INPUT_REQUIRED),
+// through the task workflow's `answer` update; the answer goes out on the same A2A task and context.
+import { userInfo } from 'node:os';
+import { Command } from '@commander-js/extra-typings';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import type { Answer } from '../../workflows/delegated-task/messages';
+import { answerTask } from '../../client/delegated-task';
+import { requireTask, TaskNotFoundError } from '../../client/inbox';
+import { answerStep, StepNotWaitingError } from '../../client/plan';
+import { CliFailure, UsageError } from '../errors';
+import { jsonData, questionTurn } from '../flags';
+import { examples } from '../help';
+import { printJson } from '../output';
+import { endedText } from '../task-outcome';
+import { withClient } from '../temporal';
+import { workflowKind } from '../workflow-kind';
+
+export function answerCommand() {
+  return new Command('answer')
+    .description('answer the question a plan step or a delegated task waits on (INPUT_REQUIRED)')
+    .usage('<PLAN_ID> <STEP_ID> [TEXT] [options]  |  <WORKFLOW_ID> [TEXT] [options]')
+    .argument('<PLAN_OR_WORKFLOW_ID>', 'a plan id (then the step), or the workflow id of the task waiting on the question')
+    .argument('[STEP_OR_TEXT]', "the plan's step that asks, or (for a task id) the answer")
+    .argument('[TEXT]', 'the answer to a plan step (may be left out when --data is given)')
+    .option('--turn <N>', 'the question turn this answers (see `planner inbox`); a stale turn is rejected', questionTurn)
+    .option('--data <JSON>', 'a JSON value to send as a data part', jsonData)
+    .addHelpText('after', "\nPrints the agent's state after the answer, as JSON. A rejected answer prints why and exits 1.")
+    .addHelpText(
+      'after',
+      examples(
+        'planner answer plan-release-1a2b3c4d review main',
+        'planner answer task-code-reviewer-3f0c9a52-8d1e-4f7e-9a51-0c2d6f1b7e44 main --turn 1',
+        "planner answer task-code-reviewer-3f0c9a52-8d1e-4f7e-9a51-0c2d6f1b7e44 --data '{\"baseBranch\":\"main\"}'",
+      ),
+    )
+    .action(async (id, second, third, { turn, data }) => {
+      if (second === undefined && data === undefined) throw new UsageError('missing the answer: give TEXT or --data');
+      const answer: Answer = { from: `planner-cli:${whoami()}`, ...(data !== undefined ? { data } : {}), ...(turn !== undefined ? { turn } : {}) };
+      await withClient(async (client) => {
+        if ((await workflowKind(client, id)).kind === 'plan') {
+          if (second === undefined) throw new UsageError(`missing STEP_ID: which step of plan ${id} does this answer?`);
+          await answerPlanStep(client, id, second, withText(answer, third));
+        } else {
+          if (third !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(third)}: ${id} is a delegated task, not a plan (quote text that has spaces)`);
+          await answerDelegatedTask(client, id, withText(answer, second));
+        }
+      });
+    });
+}
+
+function withText(answer: Answer, text: string | undefined): Answer {
+  if (text !== undefined && text.trim() === '') throw new UsageError('TEXT is empty');
+  const a = text !== undefined ? { ...answer, text } : answer;
+  if (a.text === undefined && a.data === undefined) throw new UsageError('missing the answer: give TEXT or --data');
+  return a;
+}
+
+async function answerPlanStep(client: Client, planId: string, stepId: string, answer: Answer): Promise<void> {
+  try {
+    printJson(await answerStep(client, planId, stepId, answer));
+  } catch (e) {
+    if (e instanceof StepNotWaitingError) throw new CliFailure(e.message);
+    throw e;
+  }
+}
+
+async function answerDelegatedTask(client: Client, workflowId: string, answer: Answer): Promise<void> {
+  const desc = await requireTask(client, workflowId);
+  if (desc.status.name !== 'RUNNING') throw new CliFailure(`${workflowId} ${await endedText(client, workflowId, '', 'already ')}; nothing to answer`);
+  try {
+    printJson(await answerTask(client, workflowId, answer));
+  } catch (e) {
+    if (e instanceof WorkflowNotFoundError) throw new TaskNotFoundError(workflowId);
+    // The run may have ended while the answer was on its way: say how and why, not what the update saw.
+    const now = await requireTask(client, workflowId).catch(() => undefined);
+    if (now && now.status.name !== 'RUNNING') throw new CliFailure(`${workflowId} ${await endedText(client, workflowId, ' before the answer went through')}`);
+    if (e instanceof WorkflowUpdateFailedError) throw new CliFailure(e.cause?.message ?? e.message);
+    throw e;
+  }
+}
+
+function whoami(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return process.env.USER ?? 'unknown';
+  }
+}

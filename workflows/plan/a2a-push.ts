@@ -1,0 +1,121 @@
+// Push notifications of a plan's A2A task to the webhooks its upstream callers registered
+// (server/face/). The configs live in the plan (durable, served by any replica); each recorded
+// status and each new artifact is queued per config and POSTed by an activity, in order, one at a
+// time per webhook. A change is keyed <task>/<event>/<config>: the activity sends that key on
+// every attempt, and a key delivered once is never queued again.
+import { CancellationScope, log, proxyActivities, setHandler, uuid4 } from '@temporalio/workflow';
+import type { PlannerActivities } from '../../activities';
+import { webhookUrlProblem } from '../../a2a/webhook-url';
+import { createPushConfigUpdate, deletePushConfigUpdate, pushConfigsQuery, type UpstreamPushConfig } from './messages';
+
+const { deliverUpstreamPush } = proxyActivities<Pick<PlannerActivities, 'deliverUpstreamPush'>>({
+  startToCloseTimeout: '30s',
+  // Backoff from half a second to a minute; a webhook down for longer misses that change (logged).
+  retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 10, nonRetryableErrorTypes: ['WebhookUrlRefused'] },
+});
+
+/** Why a config cannot be registered, naming its field (the face checked the token and authentication before sealing them). */
+function configProblem(c: Omit<UpstreamPushConfig, 'id'>): string | undefined {
+  if (typeof c?.url !== 'string' || c.url === '') return 'url: a webhook URL is required';
+  const url = webhookUrlProblem(c.url);
+  if (url) return `url: ${url}`;
+  if (c.scheme !== undefined && (typeof c.scheme !== 'string' || c.scheme === '')) return 'authentication.scheme: must be a non-empty string';
+  if (c.sealed !== undefined && typeof c.sealed !== 'string') return 'sealed: must be a string';
+  return undefined;
+}
+
+interface Pending {
+  event: string;
+  body: object;
+}
+
+export class PlanPushRecord {
+  readonly configs = new Map<string, UpstreamPushConfig>();
+  private readonly queues = new Map<string, Pending[]>();
+  private readonly delivered = new Set<string>();
+  private readonly pumping = new Set<string>();
+  private readonly artifactsSeen = new Set<string>();
+
+  constructor(
+    readonly taskId: string,
+    inline: Array<Omit<UpstreamPushConfig, 'id'>> = [],
+  ) {
+    for (const c of inline) if (!configProblem(c)) this.add(c);
+  }
+
+  private add(c: Omit<UpstreamPushConfig, 'id'>): UpstreamPushConfig {
+    const config: UpstreamPushConfig = { id: uuid4(), url: c.url, ...(c.scheme ? { scheme: c.scheme } : {}), ...(c.sealed ? { sealed: c.sealed } : {}) };
+    this.configs.set(config.id, config);
+    this.queues.set(config.id, []);
+    return config;
+  }
+
+  register(): void {
+    setHandler(pushConfigsQuery, () => [...this.configs.values()]);
+    setHandler(createPushConfigUpdate, (c) => this.add(c), {
+      validator: (c) => {
+        const problem = configProblem(c);
+        if (problem) throw new Error(`InvalidPushConfig: ${problem}`);
+      },
+      description: 'Register a webhook for this A2A task: { url, scheme?, sealed? } (the face seals its secrets); it gets every later status and artifact.',
+    });
+    setHandler(
+      deletePushConfigUpdate,
+      ({ id }) => {
+        const deleted = this.configs.delete(id);
+        this.queues.delete(id); // what was queued for it is not sent
+        return { deleted };
+      },
+      { description: 'Remove a webhook (idempotent).' },
+    );
+  }
+
+  /** Queues a change for every config; an artifact is sent once, whatever number of times it is seen. */
+  notify(event: string, body: object): void {
+    for (const id of this.configs.keys()) {
+      const key = this.key(event, id);
+      if (this.delivered.has(key)) continue;
+      this.queues.get(id)!.push({ event, body });
+      if (!this.pumping.has(id)) void this.pump(id);
+    }
+  }
+
+  notifyArtifact(artifactId: string, body: object): void {
+    if (this.artifactsSeen.has(artifactId)) return;
+    this.artifactsSeen.add(artifactId);
+    this.notify(`artifact/${artifactId}`, body);
+  }
+
+  /** Nothing queued or in flight: the plan may end. */
+  idle(): boolean {
+    return this.pumping.size === 0;
+  }
+
+  private key(event: string, configId: string): string {
+    return `${this.taskId}/${event}/${configId}`;
+  }
+
+  private async pump(id: string): Promise<void> {
+    this.pumping.add(id);
+    try {
+      for (;;) {
+        const next = this.queues.get(id)?.shift();
+        const config = this.configs.get(id);
+        if (!next || !config) return;
+        const idempotencyKey = this.key(next.event, id);
+        if (this.delivered.has(idempotencyKey)) continue;
+        try {
+          // Not cancelled with the plan: the CANCELED status is one of the changes to deliver.
+          await CancellationScope.nonCancellable(() =>
+            deliverUpstreamPush({ configId: id, url: config.url, ...(config.scheme ? { scheme: config.scheme } : {}), ...(config.sealed ? { sealed: config.sealed } : {}), body: next.body, idempotencyKey }),
+          );
+          this.delivered.add(idempotencyKey);
+        } catch (err) {
+          log.warn('push notification not delivered', { configId: id, key: idempotencyKey, error: String(err) });
+        }
+      }
+    } finally {
+      this.pumping.delete(id);
+    }
+  }
+}
