@@ -3,10 +3,10 @@
 // status and each new artifact is queued per config and POSTed by an activity, in order, one at a
 // time per webhook. A change is keyed <task>/<event>/<config>: the activity sends that key on
 // every attempt, and a key delivered once is never queued again.
-import { CancellationScope, log, proxyActivities, setHandler, uuid4 } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, log, proxyActivities, setHandler, uuid4 } from '@temporalio/workflow';
 import type { PlannerActivities } from '../../activities';
 import { webhookUrlProblem } from '../../a2a/webhook-url';
-import { createPushConfigUpdate, deletePushConfigUpdate, pushConfigsQuery, type UpstreamPushConfig } from './messages';
+import { PlanUpdateRefusal, createPushConfigUpdate, deletePushConfigUpdate, pushConfigsQuery, type UpstreamPushConfig } from './messages';
 
 const { deliverUpstreamPush } = proxyActivities<Pick<PlannerActivities, 'deliverUpstreamPush'>>({
   startToCloseTimeout: '30s',
@@ -55,7 +55,8 @@ export class PlanPushRecord {
     setHandler(createPushConfigUpdate, (c) => this.add(c), {
       validator: (c) => {
         const problem = configProblem(c);
-        if (problem) throw new Error(`InvalidPushConfig: ${problem}`);
+        // Typed, so the face answers "Invalid params" by the failure's type, not its text.
+        if (problem) throw ApplicationFailure.create({ type: PlanUpdateRefusal.InvalidPushConfig, message: problem, nonRetryable: true });
       },
       description: 'Register a webhook for this A2A task: { url, scheme?, sealed? } (the face seals its secrets); it gets every later status and artifact.',
     });

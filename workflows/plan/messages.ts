@@ -2,6 +2,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { Artifact, Message, Task, TaskState } from '../../a2a/schema';
 import type { Answer, DelegatedTaskStatus, WaitingOn } from '../delegated-task/messages';
+import type { PlanRunInput } from './input';
 
 /**
  * pending: waits for the steps it depends on; running: its task is under way (see waitingOn);
@@ -79,7 +80,7 @@ export const planStatusQuery = defineQuery<PlanStatus>('status');
 // answers the a2aTask query with the Task the face serves. planTaskState is the ONE mapping of a
 // plan's state onto an A2A task state (docs/a2a-server.md has it as a table).
 
-/** What the face puts beside the plan in PlanWorkflow's input (read from the raw input: PlanRunInputSchema strips it). */
+/** What the face puts beside the plan in PlanWorkflow's input (PlanRunInputSchema strips it: the workflow parses it apart). */
 export interface PlanA2aInput {
   contextId: string;
   /** The upstream's first message, as received (wire form), with taskId and contextId filled in. */
@@ -87,6 +88,22 @@ export interface PlanA2aInput {
   /** A webhook given inline with the first message (configuration.taskPushNotificationConfig). */
   pushConfigs?: Array<Omit<UpstreamPushConfig, 'id'>>;
 }
+
+/** PlanWorkflow's input: the plan run, and for a plan started over A2A, the task it serves. */
+export type PlanWorkflowInput = PlanRunInput & { a2a?: PlanA2aInput };
+
+/**
+ * Why the plan refused an update: the `type` of the ApplicationFailure its validator throws
+ * (WorkflowUpdateFailedError's cause). Callers tell refusals apart by it, never by the message.
+ */
+export const PlanUpdateRefusal = {
+  /** upstreamMessage: the task is not INPUT_REQUIRED. */
+  NotWaitingOnInput: 'NotWaitingOnInput',
+  /** upstreamMessage: the message is not a valid A2A message, or has no text or data part to answer with. */
+  InvalidMessage: 'InvalidMessage',
+  /** createPushConfig: the config's url, scheme or sealed field cannot be used. */
+  InvalidPushConfig: 'InvalidPushConfig',
+} as const;
 
 export interface PlanTaskState {
   state: TaskState;

@@ -36,7 +36,9 @@ import {
   planTaskState,
   stepChangedSignal,
   upstreamMessageUpdate,
+  PlanUpdateRefusal,
   type PlanA2aInput,
+  type PlanWorkflowInput,
   type PlanResult,
   type PlanState,
   type PlanStatus,
@@ -310,12 +312,12 @@ class PlanTaskRecord {
       {
         validator: ({ message }) => {
           const parsed = a2aSchemas().MessageSchema.safeParse(message);
-          if (!parsed.success) throw new Error(`the message is not valid: ${describeIssues(parsed.error, message)}`);
+          if (!parsed.success) throw refusal(PlanUpdateRefusal.InvalidMessage, `the message is not valid: ${describeIssues(parsed.error, message)}`);
           if (this.received.has(message.messageId)) return;
           const asked = planTaskState(s.status());
-          if (asked.state !== 'TASK_STATE_INPUT_REQUIRED') throw new Error(`NotWaitingOnInput: the task is ${asked.state}, not waiting on input`);
+          if (asked.state !== 'TASK_STATE_INPUT_REQUIRED') throw refusal(PlanUpdateRefusal.NotWaitingOnInput, `the task is ${asked.state}, not waiting on input`);
           const { text, data } = answerOf(message.parts);
-          if ((text === undefined || text.trim() === '') && data === undefined) throw new Error('the message has no text or data part to answer with');
+          if ((text === undefined || text.trim() === '') && data === undefined) throw refusal(PlanUpdateRefusal.InvalidMessage, 'the message has no text or data part to answer with');
         },
         description: "A message from the upstream A2A caller on the plan's task: the answer to the question it was asked.",
       },
@@ -330,19 +332,24 @@ function answerOf(parts: Part[]): { text?: string; data?: unknown } {
   return { ...(texts.length > 0 ? { text: texts.join('\n') } : {}), ...(data ? { data: (data as { data: unknown }).data } : {}) };
 }
 
-function parseA2a(raw: unknown): PlanA2aInput | undefined {
-  const a2a = (raw as { a2a?: unknown } | null)?.a2a as { contextId?: unknown; message?: unknown; pushConfigs?: unknown } | undefined;
+/** A refused update, typed so that the caller tells refusals apart by `type` (WorkflowUpdateFailedError's cause). */
+function refusal(type: (typeof PlanUpdateRefusal)[keyof typeof PlanUpdateRefusal], message: string): ApplicationFailure {
+  return ApplicationFailure.create({ type, message, nonRetryable: true });
+}
+
+function parseA2a(input: PlanWorkflowInput): PlanA2aInput | undefined {
+  const { a2a } = input;
   if (a2a === undefined) return undefined;
   const message = a2aSchemas().MessageSchema.safeParse(a2a.message);
   if (typeof a2a.contextId !== 'string' || a2a.contextId === '' || !message.success) {
     throw ApplicationFailure.create({ type: 'InvalidPlan', nonRetryable: true, message: 'invalid PlanWorkflow input: a2a needs a contextId and the upstream message' });
   }
   // Inline webhooks were checked by the face; PlanPushRecord keeps only the ones that still pass.
-  const pushConfigs = Array.isArray(a2a.pushConfigs) ? (a2a.pushConfigs as PlanA2aInput['pushConfigs']) : undefined;
+  const pushConfigs = Array.isArray(a2a.pushConfigs) ? a2a.pushConfigs : undefined;
   return { contextId: a2a.contextId, message: message.data, ...(pushConfigs ? { pushConfigs } : {}) };
 }
 
-export async function PlanWorkflow(raw: PlanRunInput): Promise<PlanResult> {
+export async function PlanWorkflow(raw: PlanWorkflowInput): Promise<PlanResult> {
   const input = parseInput(raw);
   const { plan } = input;
   const wf = workflowInfo();
