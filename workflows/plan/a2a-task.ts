@@ -39,17 +39,17 @@ const who = (step: StepStatus): string => `agent ${step.agent} (step ${step.id}$
  * INPUT_REQUIRED (the upstream can act on it); else an approval any step awaits makes
  * AUTH_REQUIRED (it travels outside A2A: the upstream sends nothing); else WORKING.
  */
-export function planTaskState(p: Pick<PlanStatus, 'state' | 'steps'>, failure?: string): PlanTaskState {
-  if (p.state === 'completed') return { state: 'TASK_STATE_COMPLETED', text: `Plan completed: ${p.steps.length} of ${p.steps.length} steps done`, queued: [] };
-  if (p.state === 'cancelled') return { state: 'TASK_STATE_CANCELED', text: 'Plan cancelled; the agents\' tasks were cancelled with it', queued: [] };
-  if (p.state === 'failed') {
-    const bad = p.steps.filter((s) => s.state === 'failed');
+export function planTaskState(plan: Pick<PlanStatus, 'state' | 'steps'>, failure?: string): PlanTaskState {
+  if (plan.state === 'completed') return { state: 'TASK_STATE_COMPLETED', text: `Plan completed: ${plan.steps.length} of ${plan.steps.length} steps done`, queued: [] };
+  if (plan.state === 'cancelled') return { state: 'TASK_STATE_CANCELED', text: 'Plan cancelled; the agents\' tasks were cancelled with it', queued: [] };
+  if (plan.state === 'failed') {
+    const bad = plan.steps.filter((s) => s.state === 'failed');
     const why = failure ?? (bad.map((s) => `step ${s.id} (${s.agent}) failed: ${s.reason ?? 'no reason given'}`).join('; ') || 'a step did not complete');
     return { state: 'TASK_STATE_FAILED', text: `Plan failed: ${why}`, queued: [] };
   }
-  const questions = p.steps.filter((s) => isWaiting(s, 'human') && s.onInput === 'forward');
-  const approvals = p.steps.filter((s) => isWaiting(s, 'operator'));
-  const localQuestions = p.steps.filter((s) => isWaiting(s, 'human') && s.onInput !== 'forward');
+  const questions = plan.steps.filter((s) => isWaiting(s, 'human') && s.onInput === 'forward');
+  const approvals = plan.steps.filter((s) => isWaiting(s, 'operator'));
+  const localQuestions = plan.steps.filter((s) => isWaiting(s, 'human') && s.onInput !== 'forward');
   const queuedLine = (rest: StepStatus[]): string =>
     rest.length === 0 ? '' : `\n\nAlso waiting (asked one at a time, in plan order): ${rest.map((s) => `${s.id} (${s.waitingOn === 'human' ? 'a question' : 'an approval'} from ${s.agent})`).join(', ')}.`;
   if (questions.length > 0) {
@@ -71,7 +71,7 @@ export function planTaskState(p: Pick<PlanStatus, 'state' | 'steps'>, failure?: 
       queued: rest.map((s) => s.id),
     };
   }
-  const running = p.steps.filter((s) => s.state === 'running');
+  const running = plan.steps.filter((s) => s.state === 'running');
   const local = localQuestions.length > 0 ? ` (${localQuestions.map((s) => `step ${s.id} waits on a person's answer`).join(', ')})` : '';
   return {
     state: 'TASK_STATE_WORKING',

@@ -10,20 +10,20 @@ import type { PlanRunState } from './state';
 import { A2aTaskState, PlanId, PlannerWaitingOn, PlannerWaitingSince } from '../search-attributes';
 
 /** The plan as the Temporal UI's current details show it: one line per step, what waits on whom. */
-export function renderPlanDetails(p: PlanStatus): string {
-  const done = p.steps.filter((st) => st.state === 'completed').length;
-  const lines = p.steps.map((st) => {
-    const head = `- **${st.id}** (${st.agent}): `;
-    if (st.state === 'pending') return `${head}pending${st.dependsOn.length ? ` (after ${st.dependsOn.join(', ')})` : ''}`;
-    if (st.state !== 'running') return `${head}${st.state}${st.reason ? `: ${st.reason}` : ''}`;
-    const child = st.workflowId ? ` — task workflow \`${st.workflowId}\`` : '';
-    if (st.waitingOn === 'human') {
-      return `${head}**waiting on a human** (question turn ${st.turn}):\n  > ${st.text ?? ''}\n  Answer: \`planner answer ${p.planId} ${st.id} <text>\`${child}`;
+export function renderPlanDetails(plan: PlanStatus): string {
+  const done = plan.steps.filter((step) => step.state === 'completed').length;
+  const lines = plan.steps.map((step) => {
+    const head = `- **${step.id}** (${step.agent}): `;
+    if (step.state === 'pending') return `${head}pending${step.dependsOn.length ? ` (after ${step.dependsOn.join(', ')})` : ''}`;
+    if (step.state !== 'running') return `${head}${step.state}${step.reason ? `: ${step.reason}` : ''}`;
+    const child = step.workflowId ? ` — task workflow \`${step.workflowId}\`` : '';
+    if (step.waitingOn === 'human') {
+      return `${head}**waiting on a human** (question turn ${step.turn}):\n  > ${step.text ?? ''}\n  Answer: \`planner answer ${plan.planId} ${step.id} <text>\`${child}`;
     }
-    if (st.waitingOn === 'operator') return `${head}**waiting on an operator**:\n  > ${st.text ?? ''}${child}`;
-    return `${head}${st.remoteState ?? 'starting'}${child}`;
+    if (step.waitingOn === 'operator') return `${head}**waiting on an operator**:\n  > ${step.text ?? ''}${child}`;
+    return `${head}${step.remoteState ?? 'starting'}${child}`;
   });
-  return `**Plan ${p.name}**: ${p.state}, ${done} of ${p.steps.length} steps completed\n\n${lines.join('\n')}`;
+  return `**Plan ${plan.name}**: ${plan.state}, ${done} of ${plan.steps.length} steps completed\n\n${lines.join('\n')}`;
 }
 
 /** Publishes the plan: upserts only when the details changed or the A2A task recorded a status. */

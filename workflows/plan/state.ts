@@ -93,19 +93,19 @@ export class StepRun {
   }
 
   view(): StepStatus {
-    const st = this.status;
-    const waiting = this.state === 'running' && st ? st.waitingOn : 'none';
+    const reported = this.status;
+    const waiting = this.state === 'running' && reported ? reported.waitingOn : 'none';
     return {
       id: this.step.id,
       agent: this.step.agent,
       state: this.state,
       dependsOn: this.step.dependsOn,
       ...(this.workflowId ? { workflowId: this.workflowId } : {}),
-      ...((this.result?.taskId ?? st?.taskId) ? { taskId: this.result?.taskId ?? st?.taskId } : {}),
-      ...((this.result?.state ?? st?.state) ? { remoteState: this.result?.state ?? st?.state } : {}),
+      ...((this.result?.taskId ?? reported?.taskId) ? { taskId: this.result?.taskId ?? reported?.taskId } : {}),
+      ...((this.result?.state ?? reported?.state) ? { remoteState: this.result?.state ?? reported?.state } : {}),
       waitingOn: waiting,
-      ...((this.result?.text ?? st?.text) !== undefined ? { text: this.result?.text ?? st?.text } : {}),
-      turn: st?.turn ?? 0,
+      ...((this.result?.text ?? reported?.text) !== undefined ? { text: this.result?.text ?? reported?.text } : {}),
+      turn: reported?.turn ?? 0,
       ...(this.startedAt ? { startedAt: this.startedAt } : {}),
       ...(this.endedAt ? { endedAt: this.endedAt } : {}),
       ...(this.reason ? { reason: this.reason } : {}),
