@@ -3,10 +3,11 @@
 // status and each new artifact is queued per config and POSTed by an activity, in order, one at a
 // time per webhook. A change is keyed <task>/<event>/<config>: the activity sends that key on
 // every attempt, and a key delivered once is never queued again.
-import { CancellationScope, log, proxyActivities, setHandler, uuid4 } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, condition, log, proxyActivities, uuid4 } from '@temporalio/workflow';
 import type { PlannerActivities } from '../../activities';
+import type { Artifact, Message } from '../../a2a/schema';
 import { webhookUrlProblem } from '../../a2a/webhook-url';
-import { createPushConfigUpdate, deletePushConfigUpdate, pushConfigsQuery, type UpstreamPushConfig } from './messages';
+import { PlanUpdateRefusal, type UpstreamPushConfig } from './messages';
 
 const { deliverUpstreamPush } = proxyActivities<Pick<PlannerActivities, 'deliverUpstreamPush'>>({
   startToCloseTimeout: '30s',
@@ -29,6 +30,7 @@ interface Pending {
   body: object;
 }
 
+/** The task's webhooks, the changes queued for each, and the keys already delivered. */
 export class PlanPushRecord {
   readonly configs = new Map<string, UpstreamPushConfig>();
   private readonly queues = new Map<string, Pending[]>();
@@ -40,38 +42,56 @@ export class PlanPushRecord {
     readonly taskId: string,
     inline: Array<Omit<UpstreamPushConfig, 'id'>> = [],
   ) {
-    for (const c of inline) if (!configProblem(c)) this.add(c);
+    for (const c of inline) if (!configProblem(c)) this.create(c);
   }
 
-  private add(c: Omit<UpstreamPushConfig, 'id'>): UpstreamPushConfig {
+  /** The createPushConfig update (and each inline config that passes): the config, with the id the plan gave it. */
+  create(c: Omit<UpstreamPushConfig, 'id'>): UpstreamPushConfig {
     const config: UpstreamPushConfig = { id: uuid4(), url: c.url, ...(c.scheme ? { scheme: c.scheme } : {}), ...(c.sealed ? { sealed: c.sealed } : {}) };
     this.configs.set(config.id, config);
     this.queues.set(config.id, []);
     return config;
   }
 
-  register(): void {
-    setHandler(pushConfigsQuery, () => [...this.configs.values()]);
-    setHandler(createPushConfigUpdate, (c) => this.add(c), {
-      validator: (c) => {
-        const problem = configProblem(c);
-        if (problem) throw new Error(`InvalidPushConfig: ${problem}`);
-      },
-      description: 'Register a webhook for this A2A task: { url, scheme?, sealed? } (the face seals its secrets); it gets every later status and artifact.',
-    });
-    setHandler(
-      deletePushConfigUpdate,
-      ({ id }) => {
-        const deleted = this.configs.delete(id);
-        this.queues.delete(id); // what was queued for it is not sent
-        return { deleted };
-      },
-      { description: 'Remove a webhook (idempotent).' },
-    );
+  /** The a2aPushConfigs query. */
+  list(): UpstreamPushConfig[] {
+    return [...this.configs.values()];
   }
 
-  /** Queues a change for every config; an artifact is sent once, whatever number of times it is seen. */
-  notify(event: string, body: object): void {
+  /** The createPushConfig update's validator: a refused config leaves no history event; its type tells the face why. */
+  checkConfig(c: Omit<UpstreamPushConfig, 'id'>): void {
+    const problem = configProblem(c);
+    if (problem) throw ApplicationFailure.create({ type: PlanUpdateRefusal.InvalidPushConfig, message: problem, nonRetryable: true });
+  }
+
+  /** The deletePushConfig update (idempotent). */
+  delete({ id }: { id: string }): { deleted: boolean } {
+    const deleted = this.configs.delete(id);
+    this.queues.delete(id); // what was queued for it is not sent
+    return { deleted };
+  }
+
+  /**
+   * Queues what the plan's A2A task just showed: each artifact not queued before, then each status
+   * message it recorded (keyed by its place in the task's history: `status/<n>`).
+   */
+  notifyTask(contextId: string, artifacts: Artifact[], added: Message[]): void {
+    for (const artifact of artifacts) {
+      this.notifyArtifact(artifact.artifactId, { artifactUpdate: { taskId: this.taskId, contextId, artifact, append: false, lastChunk: true } });
+    }
+    for (const message of added) {
+      const status = { state: message.metadata!.state, message, timestamp: message.metadata!.timestamp };
+      this.notify(message.messageId.slice(this.taskId.length + 1), { statusUpdate: { taskId: this.taskId, contextId, status } });
+    }
+  }
+
+  /** The last changes reach the webhooks before the plan ends (bounded: a dead webhook does not hold it). */
+  async drained(): Promise<void> {
+    if (!this.idle()) await condition(() => this.idle(), '10 minutes');
+  }
+
+  /** Queues a change for every config. */
+  private notify(event: string, body: object): void {
     for (const id of this.configs.keys()) {
       const key = this.key(event, id);
       if (this.delivered.has(key)) continue;
@@ -80,14 +100,15 @@ export class PlanPushRecord {
     }
   }
 
-  notifyArtifact(artifactId: string, body: object): void {
+  /** An artifact is sent once, whatever number of times it is seen. */
+  private notifyArtifact(artifactId: string, body: object): void {
     if (this.artifactsSeen.has(artifactId)) return;
     this.artifactsSeen.add(artifactId);
     this.notify(`artifact/${artifactId}`, body);
   }
 
   /** Nothing queued or in flight: the plan may end. */
-  idle(): boolean {
+  private idle(): boolean {
     return this.pumping.size === 0;
   }
 

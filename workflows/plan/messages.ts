@@ -1,7 +1,10 @@
-// PlanWorkflow's message-passing surface, shared by the workflow, its children and clients.
+// PlanWorkflow's contract, shared by the workflow, its children, the clients and the face: its
+// input, its signals, queries and updates with their types, and the types of failure by which it
+// refuses an update. Contract only: the behaviour behind it lives in the folder's other files.
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { Artifact, Message, Task, TaskState } from '../../a2a/schema';
 import type { Answer, DelegatedTaskStatus, WaitingOn } from '../delegated-task/messages';
+import type { PlanRunInput } from './input';
 
 /**
  * pending: waits for the steps it depends on; running: its task is under way (see waitingOn);
@@ -76,10 +79,10 @@ export const planStatusQuery = defineQuery<PlanStatus>('status');
 // ---------------------------------------------------------------------------------------------
 // The plan as an A2A task (the planner's own A2A face, server/face/). A plan started over A2A
 // carries `a2a` in its input; it keeps the upstream's messages and its own status messages, and
-// answers the a2aTask query with the Task the face serves. planTaskState is the ONE mapping of a
-// plan's state onto an A2A task state (docs/a2a-server.md has it as a table).
+// answers the a2aTask query with the Task the face serves. The mapping of a plan's state onto an
+// A2A task state (planTaskState) is behaviour: it lives in a2a-task.ts.
 
-/** What the face puts beside the plan in PlanWorkflow's input (read from the raw input: PlanRunInputSchema strips it). */
+/** What the face puts beside the plan in PlanWorkflow's input (PlanRunInputSchema strips it: the workflow parses it apart). */
 export interface PlanA2aInput {
   contextId: string;
   /** The upstream's first message, as received (wire form), with taskId and contextId filled in. */
@@ -88,65 +91,22 @@ export interface PlanA2aInput {
   pushConfigs?: Array<Omit<UpstreamPushConfig, 'id'>>;
 }
 
-export interface PlanTaskState {
-  state: TaskState;
-  /** The status message's text. */
-  text: string;
-  /** The step whose question the upstream is asked (INPUT_REQUIRED), or whose approval is awaited (AUTH_REQUIRED). */
-  stepId?: string;
-  /** Other steps waiting (questions queued behind the one asked, approvals awaited), in plan order. */
-  queued: string[];
-}
-
-const isWaiting = (s: StepStatus, on: WaitingOn): boolean => s.state === 'running' && s.waitingOn === on;
-const who = (s: StepStatus): string => `agent ${s.agent} (step ${s.id}${s.taskId ? `, its task ${s.taskId}` : ''})`;
+/** PlanWorkflow's input: the plan run, and for a plan started over A2A, the task it serves. */
+export type PlanWorkflowInput = PlanRunInput & { a2a?: PlanA2aInput };
 
 /**
- * The plan's state as an A2A task state. Precedence, in plan order among steps:
- * ended plans map to their terminal state; a question a step forwards (onInput: forward) makes
- * INPUT_REQUIRED (the upstream can act on it); else an approval any step awaits makes
- * AUTH_REQUIRED (it travels outside A2A: the upstream sends nothing); else WORKING.
+ * Why the plan refused an update: the `type` of the ApplicationFailure its validator throws
+ * (WorkflowUpdateFailedError's cause). Callers tell refusals apart by it, never by the message.
  */
-export function planTaskState(p: Pick<PlanStatus, 'state' | 'steps'>, failure?: string): PlanTaskState {
-  if (p.state === 'completed') return { state: 'TASK_STATE_COMPLETED', text: `Plan completed: ${p.steps.length} of ${p.steps.length} steps done`, queued: [] };
-  if (p.state === 'cancelled') return { state: 'TASK_STATE_CANCELED', text: 'Plan cancelled; the agents\' tasks were cancelled with it', queued: [] };
-  if (p.state === 'failed') {
-    const bad = p.steps.filter((s) => s.state === 'failed');
-    const why = failure ?? (bad.map((s) => `step ${s.id} (${s.agent}) failed: ${s.reason ?? 'no reason given'}`).join('; ') || 'a step did not complete');
-    return { state: 'TASK_STATE_FAILED', text: `Plan failed: ${why}`, queued: [] };
-  }
-  const questions = p.steps.filter((s) => isWaiting(s, 'human') && s.onInput === 'forward');
-  const approvals = p.steps.filter((s) => isWaiting(s, 'operator'));
-  const localQuestions = p.steps.filter((s) => isWaiting(s, 'human') && s.onInput !== 'forward');
-  const queuedLine = (rest: StepStatus[]): string =>
-    rest.length === 0 ? '' : `\n\nAlso waiting (asked one at a time, in plan order): ${rest.map((s) => `${s.id} (${s.waitingOn === 'human' ? 'a question' : 'an approval'} from ${s.agent})`).join(', ')}.`;
-  if (questions.length > 0) {
-    const [asked, ...rest] = questions;
-    const others = [...rest, ...approvals];
-    return {
-      state: 'TASK_STATE_INPUT_REQUIRED',
-      text: `${who(asked!)} asks: ${asked!.text ?? ''}${queuedLine(others)}`,
-      stepId: asked!.id,
-      queued: others.map((s) => s.id),
-    };
-  }
-  if (approvals.length > 0) {
-    const [awaited, ...rest] = approvals;
-    return {
-      state: 'TASK_STATE_AUTH_REQUIRED',
-      text: `${who(awaited!)} needs authorization: ${awaited!.text ?? ''}${queuedLine(rest)}`,
-      stepId: awaited!.id,
-      queued: rest.map((s) => s.id),
-    };
-  }
-  const running = p.steps.filter((s) => s.state === 'running');
-  const local = localQuestions.length > 0 ? ` (${localQuestions.map((s) => `step ${s.id} waits on a person's answer`).join(', ')})` : '';
-  return {
-    state: 'TASK_STATE_WORKING',
-    text: running.length > 0 ? `Working: ${running.map((s) => `${s.id} (${s.agent}: ${s.remoteState ?? 'starting'})`).join(', ')}${local}` : 'Working',
-    queued: [],
-  };
-}
+export const PlanUpdateRefusal = {
+  /** upstreamMessage: the task is not INPUT_REQUIRED. */
+  NotWaitingOnInput: 'NotWaitingOnInput',
+  /** upstreamMessage: the message is not a valid A2A message, or has no text or data part to answer with. */
+  InvalidMessage: 'InvalidMessage',
+  /** createPushConfig: the config's url, scheme or sealed field cannot be used. */
+  InvalidPushConfig: 'InvalidPushConfig',
+} as const;
+export type PlanUpdateRefusalType = (typeof PlanUpdateRefusal)[keyof typeof PlanUpdateRefusal];
 
 /** The plan as the face serves it: a Task in wire form with the whole history (the face trims it). */
 export type PlanTask = Task & { contextId: string; history: Message[] };

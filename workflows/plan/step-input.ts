@@ -1,0 +1,69 @@
+// What the plan's steps start from: PlanWorkflow's input checked on entry (the same checks a plan
+// file passes before it is started), each step's DelegatedTaskWorkflow input rendered from it and
+// from earlier steps' outputs, and the one-line summary the Temporal UI shows for a step's task.
+// Deterministic code only; the zod schemas are required lazily (workflows/schemas.ts).
+import { ApplicationFailure } from '@temporalio/workflow';
+import { describeIssues } from '../../a2a/validate';
+import { checkPlan, resolveInputs } from './check';
+import type { PlanRunInput, Step } from './input';
+import { render, renderData, type StepOutput } from './template';
+import type { DelegatedTaskInput } from '../delegated-task/input';
+import { checkDelegatedTaskInput } from '../delegated-task/check';
+import { planSchemas } from '../schemas';
+
+/** PlanWorkflow's input, parsed (defaults filled in) and checked, or the InvalidPlan failure saying what is wrong. */
+export function parseInput(raw: PlanRunInput): PlanRunInput {
+  const parsed = planSchemas().PlanRunInputSchema.safeParse(raw);
+  const invalid = (why: string): never => {
+    throw ApplicationFailure.create({ type: 'InvalidPlan', nonRetryable: true, message: `invalid PlanWorkflow input: ${why}` });
+  };
+  if (!parsed.success) return invalid(describeIssues(parsed.error, raw));
+  const problems = [...checkPlan(parsed.data.plan), ...resolveInputs(parsed.data.plan, parsed.data.inputs).problems];
+  if (problems.length > 0) invalid(problems.map((p) => `${p.path.join('.')}: ${p.message}`).join('; '));
+  for (const [name, agent] of Object.entries(parsed.data.plan.agents)) {
+    if (typeof agent.card === 'string') invalid(`agents.${name}.card: a card file must be read before the plan starts (the workflow reads no files)`);
+  }
+  return parsed.data;
+}
+
+/** The DelegatedTaskWorkflow input for a step, its message rendered from inputs and earlier outputs. */
+export function taskInput(input: PlanRunInput, step: Step, planId: string, outputs: Record<string, StepOutput | undefined>): DelegatedTaskInput {
+  const ctx = { inputs: input.inputs, steps: outputs };
+  const agent = input.plan.agents[step.agent]!;
+  const raw: DelegatedTaskInput = {
+    agent: {
+      name: step.agent,
+      ...(agent.url ? { url: agent.url } : {}),
+      ...(agent.card && typeof agent.card === 'object' ? { card: agent.card } : {}),
+      ...(agent.binding ? { binding: agent.binding } : {}),
+      ...(agent.credentialEnv ? { credentialEnv: agent.credentialEnv } : {}),
+    },
+    message: {
+      ...(step.text !== undefined ? { text: render(step.text, ctx) } : {}),
+      ...(step.data !== undefined ? { data: renderData(step.data, ctx) } : {}),
+    },
+    planId,
+    stepId: step.id,
+    policies: {
+      ...(step.deadlines?.input ? { input: step.deadlines.input } : {}),
+      ...(step.deadlines?.auth ? { auth: step.deadlines.auth } : {}),
+      ...(step.maxAuthRounds !== undefined ? { maxAuthRounds: step.maxAuthRounds } : {}),
+      ...(step.watch ? { watch: step.watch } : {}),
+      ...(step.sendTimeout !== undefined ? { sendTimeout: step.sendTimeout } : {}),
+    },
+  };
+  // The child starts with fully parsed input (defaults filled in), like every delegated task.
+  const checked = checkDelegatedTaskInput(raw);
+  if (!checked.ok) throw ApplicationFailure.create({ type: 'InvalidInput', nonRetryable: true, message: `step ${step.id}: ${checked.problem}` });
+  return checked.task;
+}
+
+/**
+ * A delegated task in one line: its agent and its message's first line, clipped to `width`
+ * characters. A step's summary uses 100 (the plan's name and the step's id come before it); the
+ * summary is part of the recorded start command, so the width stays what it was recorded with.
+ */
+export function summaryLine(input: DelegatedTaskInput, width = 100): string {
+  const first = (input.message.text ?? JSON.stringify(input.message.data) ?? '').split('\n')[0]!.trim();
+  return `${input.agent.name}: ${first.length > width ? `${first.slice(0, width - 3)}...` : first}`;
+}
