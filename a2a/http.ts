@@ -11,8 +11,8 @@ import {
   isJsonContentType,
   toA2AError,
   type AbortState,
-  type ErrorContext,
 } from './errors';
+import type { ErrorContext } from './call-context';
 import { outboundPolicy, type OutboundPolicy } from './outbound-policy';
 import { readSse } from './sse';
 import type { WireStreamOptions } from './types';

@@ -5,6 +5,7 @@
  */
 export * from './schema';
 export * from './types';
+export * from './call-context';
 export * from './errors';
 export * from './credentials';
 export * from './client';

@@ -17,8 +17,7 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOptions } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { Agent, buildConnector } from 'undici';
-// (errors.ts imports this module too; both use each other only inside functions, after loading.)
-import { displayUrl } from './errors';
+import { displayUrl } from './call-context';
 
 export const AGENT_ALLOW_ENV = 'PLANNER_AGENT_ALLOW';
 
