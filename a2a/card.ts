@@ -3,7 +3,8 @@
  * interface a client talks to (spec §8.3).
  */
 import type { ErrorContext } from './call-context';
-import { invalidResponse, noCompatibleInterface, toA2AError } from './errors';
+import { invalidResponse, noCompatibleInterface } from './errors';
+import { toA2AError } from './errors/transport';
 import { exchangeJson, type HttpTransport } from './http';
 import { AgentCardSchema, type AgentCard, type AgentInterface } from './schema';
 import { BINDINGS, type Binding } from './types';
