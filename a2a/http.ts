@@ -5,7 +5,8 @@
  * turned into an A2AError by errors/ before it leaves this module.
  */
 import { Agent, type Dispatcher } from 'undici';
-import { errorFromHttpStatus, invalidResponse, isJsonContentType } from './errors';
+import { invalidResponse } from './errors';
+import { errorFromHttpStatus, isJsonContentType } from './errors/decode';
 import { toA2AError, type AbortState } from './errors/transport';
 import type { ErrorContext } from './call-context';
 import { outboundPolicy, type OutboundPolicy } from './outbound-policy';

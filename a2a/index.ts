@@ -7,6 +7,7 @@ export * from './schema';
 export * from './types';
 export * from './call-context';
 export * from './errors';
+export * from './errors/decode';
 export * from './errors/transport';
 export * from './credentials';
 export * from './client';

@@ -3,7 +3,8 @@
  * interface URL; streams are SSE whose `data:` lines each carry a full response envelope.
  */
 import type { ErrorContext } from './call-context';
-import { errorFromJsonRpc, invalidResponse } from './errors';
+import { invalidResponse } from './errors';
+import { errorFromJsonRpc } from './errors/decode';
 import { exchangeJson, jsonEvents, openEventStream, type HttpRequest, type HttpTransport } from './http';
 import { JsonRpcResponseSchema, type JsonRpcId } from './schema';
 import type {

@@ -3,7 +3,8 @@
  * the tenant as a leading path segment; streams are SSE whose `data:` is a bare StreamResponse.
  */
 import type { ErrorContext } from './call-context';
-import { errorFromRestStreamFrame, invalidParams, invalidResponse } from './errors';
+import { invalidParams, invalidResponse } from './errors';
+import { errorFromRestStreamFrame } from './errors/decode';
 import { exchangeJson, jsonEvents, openEventStream, type HttpMethod, type HttpRequest, type HttpTransport } from './http';
 import type {
   RequestParams,
