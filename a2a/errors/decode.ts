@@ -8,101 +8,46 @@
  * (the SDK quirks below, each with the SDK and issue). Peer text is cleaned and scrubbed of the
  * client's secrets before it goes into a message.
  */
-import { callDetails, callPrefix, cleanText, displayUrl, parseRetryAfter, type A2AErrorDetails, type ErrorContext } from '../call-context';
+import { callDetails, callPrefix, cleanText, displayUrl, parseRetryAfter, type ErrorContext } from '../call-context';
 import { JsonRpcErrorObjectSchema, RestErrorBodySchema, type JsonRpcErrorObject } from '../schema';
 import {
-  A2AError,
-  ContentTypeNotSupportedError,
-  ExtendedAgentCardNotConfiguredError,
-  ExtensionSupportRequiredError,
+  A2A_ERROR_SPECS,
+  errorClassOf,
   HttpStatusError,
-  InternalError,
-  InvalidAgentResponseError,
   InvalidParamsError,
-  InvalidRequestError,
-  JsonRpcParseError,
-  MethodNotFoundError,
-  PermissionDeniedError,
-  PushNotificationNotSupportedError,
-  ServerError,
-  TaskNotCancelableError,
-  TaskNotFoundError,
-  UnauthenticatedError,
   UnknownRemoteError,
   UnsupportedOperationError,
-  VersionNotSupportedError,
+  type A2AError,
+  type A2AErrorClass,
+  type A2AErrorSpec,
 } from './index';
 
-// --- Mapping tables ---------------------------------------------------------------------------
+// --- Lookup tables, derived from the error table (errors/index.ts) ---------------------------------
 
-type RemoteErrorClass = new (m: string, d?: A2AErrorDetails) => A2AError;
+const ROWS = A2A_ERROR_SPECS.map((spec) => ({ spec, cls: errorClassOf(spec) }));
 
-const A2A_CLASSES = [
-  TaskNotFoundError,
-  TaskNotCancelableError,
-  PushNotificationNotSupportedError,
-  UnsupportedOperationError,
-  ContentTypeNotSupportedError,
-  InvalidAgentResponseError,
-  ExtendedAgentCardNotConfiguredError,
-  ExtensionSupportRequiredError,
-  VersionNotSupportedError,
-] as const;
+/** The table's rows that fill in `column`, as lookup keys for their class. */
+function lookup<K>(column: (spec: A2AErrorSpec) => readonly K[]): Map<K, A2AErrorClass> {
+  return new Map(ROWS.flatMap(({ spec, cls }) => column(spec).map((key): [K, A2AErrorClass] => [key, cls])));
+}
+const listOf = <K>(v: K | undefined): K[] => (v === undefined ? [] : [v]);
 
-const SDK_CLASSES = [UnauthenticatedError, PermissionDeniedError, ServerError] as const;
-
-const BY_CODE = new Map<number, RemoteErrorClass>([
-  ...[...A2A_CLASSES, ...SDK_CLASSES].map((c): [number, RemoteErrorClass] => [c.code, c]),
-  [JsonRpcParseError.code, JsonRpcParseError],
-  [InvalidRequestError.code, InvalidRequestError],
-  [MethodNotFoundError.code, MethodNotFoundError],
-  [InvalidParamsError.code, InvalidParamsError],
-  [InternalError.code, InternalError],
-]);
-/**
- * ErrorInfo reasons. Besides the spec's A2A reasons, SDKs name the generic errors too, each in
- * its own words: a2a-go and a2a-python/js use PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND,
- * INVALID_PARAMS, INTERNAL_ERROR; a2a-java uses its enum names (JSON_PARSE, INTERNAL).
- */
-const BY_REASON = new Map<string, RemoteErrorClass>([
-  ...[...A2A_CLASSES, ...SDK_CLASSES].map((c): [string, RemoteErrorClass] => [c.errorReason, c]),
-  ['PERMISSION_DENIED', PermissionDeniedError],
-  ['PARSE_ERROR', JsonRpcParseError],
-  ['JSON_PARSE', JsonRpcParseError],
-  ['INVALID_REQUEST', InvalidRequestError],
-  ['METHOD_NOT_FOUND', MethodNotFoundError],
-  ['INVALID_PARAMS', InvalidParamsError],
-  ['INTERNAL_ERROR', InternalError],
-  ['INTERNAL', InternalError],
-]);
-/** Reasons that say nothing (a2a-python's UNKNOWN_ERROR for an unmapped error): the status decides. */
-const EMPTY_REASONS = new Set(['UNKNOWN_ERROR']);
+/** JSON-RPC `error.code`. */
+const BY_CODE = lookup((s) => listOf(s.code));
+/** ErrorInfo reasons: the spec's A2A reasons and the words each SDK uses for the others. */
+const BY_REASON = lookup((s) => [...listOf(s.reason), ...(s.sdkReasons ?? [])]);
 /** Statuses that mean the same with any body, JSON or not: an auth proxy answers before the agent does. */
-const AUTH_BY_STATUS = new Map<number, RemoteErrorClass>([
-  [401, UnauthenticatedError],
-  [403, PermissionDeniedError],
-]);
-
-/**
- * REST statuses that identify an A2A error without an ErrorInfo. Only statuses that mean one
- * thing in both the v1.0.0 and v1.0.1 tables are here; 400 is shared by half the errors, so a
- * bare 400 is never guessed (spec §11.6).
- */
-const BY_STATUS_WITHOUT_REASON = new Map<number, RemoteErrorClass>([
-  ...AUTH_BY_STATUS,
-  [404, TaskNotFoundError],
-  [409, TaskNotCancelableError], // v1.0.0
-  [415, ContentTypeNotSupportedError], // v1.0.0
-]);
-/** google.rpc.Code names that identify a generic error when no ErrorInfo is given. */
-const BY_RPC_STATUS = new Map<string, RemoteErrorClass>([
-  ['INVALID_ARGUMENT', InvalidParamsError],
-  ['INTERNAL', InternalError],
-  ['UNAUTHENTICATED', UnauthenticatedError],
-  ['PERMISSION_DENIED', PermissionDeniedError],
-]);
+const BY_STATUS_ANY_BODY = lookup((s) => (s.httpStatusAnyBody ? listOf(s.httpStatus) : []));
+/** HTTP statuses that identify an error in a Status body without a telling ErrorInfo. */
+const BY_STATUS_WITHOUT_REASON = lookup((s) => listOf(s.httpStatus));
+/** google.rpc.Code names that identify an error when no ErrorInfo is given. */
+const BY_RPC_STATUS = lookup((s) => s.rpcStatuses ?? []);
 
 // --- SDK quirks: what an SDK sends that means something else (one place, each named) ----------
+// (The other words SDKs use for a reason are the table's `sdkReasons`: dialects, not quirks.)
+
+/** Reasons that say nothing (a2a-python's UNKNOWN_ERROR for an unmapped error): the status decides. */
+const EMPTY_REASONS = new Set(['UNKNOWN_ERROR']);
 
 /**
  * A message to a task in a terminal state must be refused with UnsupportedOperationError (spec
@@ -115,14 +60,16 @@ const BY_RPC_STATUS = new Map<string, RemoteErrorClass>([
  */
 const TERMINAL_TASK_REFUSAL = /\btask\b.*\bin (a )?terminal state\b/i;
 
-function readQuirks(cls: RemoteErrorClass | undefined, message: string): RemoteErrorClass | undefined {
+function readQuirks(cls: A2AErrorClass | undefined, message: string): A2AErrorClass | undefined {
   if (cls === InvalidParamsError && TERMINAL_TASK_REFUSAL.test(message)) return UnsupportedOperationError;
   return cls;
 }
 
+// --- Decoders ----------------------------------------------------------------------------------
+
 /** What to do about it, for the classes that have advice. */
-function hintFor(cls: RemoteErrorClass | undefined): string {
-  const hint = (cls as { hint?: unknown } | undefined)?.hint;
+function hintFor(cls: A2AErrorClass | undefined): string {
+  const hint = cls?.hint;
   return typeof hint === 'string' ? ` (${hint})` : '';
 }
 
@@ -213,7 +160,7 @@ function statusError(
 ): A2AError {
   const after = http.retryAfterMs !== undefined ? ` (retry after ${http.retryAfterMs} ms)` : '';
   const st = res.statusText ? ` ${cleanText(res.statusText, ctx.secrets, 60)}` : '';
-  const auth = AUTH_BY_STATUS.get(res.status);
+  const auth = BY_STATUS_ANY_BODY.get(res.status);
   const msg = `HTTP ${res.status}${st}${after}${text ? `: ${text}` : ''}${hintFor(auth)}${redirectNote(res, ctx)}`;
   if (auth) return new auth(callPrefix(ctx) + msg, callDetails(ctx, http));
   return new HttpStatusError(callPrefix(ctx) + msg, res.status, callDetails(ctx, http));

@@ -1,5 +1,9 @@
 /**
- * Typed errors, and the one place where responses and failures are turned into them.
+ * The errors an A2A call can fail with: the `A2AError` base, ONE table that says for each error
+ * what names it on the wire (JSON-RPC code, ErrorInfo reason, HTTP status), whether a retry helps
+ * and what to do about it, the classes generated from that table, and the few hand-written ones
+ * with a field or a rule of their own. Reading a peer's error response is errors/decode.ts; a
+ * failure that never got an answer is errors/transport.ts. Adding an error is adding a row.
  *
  * Every failure a caller can see is an `A2AError` subclass whose `name` equals its class name
  * (the planner maps `name` to Temporal failure types) and whose `retryable` flag says whether
@@ -41,125 +45,169 @@ export abstract class A2AError extends Error {
   }
 }
 
-// --- A2A errors (spec §5.4). Static `code`/`reason` drive the mapping tables below. ----------
+// --- The table ---------------------------------------------------------------------------------
 
-export class TaskNotFoundError extends A2AError {
-  static readonly code = -32001;
-  static readonly errorReason = 'TASK_NOT_FOUND';
-  override readonly name = 'TaskNotFoundError';
-  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
-}
-export class TaskNotCancelableError extends A2AError {
-  static readonly code = -32002;
-  static readonly errorReason = 'TASK_NOT_CANCELABLE';
-  override readonly name = 'TaskNotCancelableError';
-  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
-}
-export class PushNotificationNotSupportedError extends A2AError {
-  static readonly code = -32003;
-  static readonly errorReason = 'PUSH_NOTIFICATION_NOT_SUPPORTED';
-  override readonly name = 'PushNotificationNotSupportedError';
-  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
-}
-export class UnsupportedOperationError extends A2AError {
-  static readonly code = -32004;
-  static readonly errorReason = 'UNSUPPORTED_OPERATION';
-  override readonly name = 'UnsupportedOperationError';
-  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
-}
-export class ContentTypeNotSupportedError extends A2AError {
-  static readonly code = -32005;
-  static readonly errorReason = 'CONTENT_TYPE_NOT_SUPPORTED';
-  override readonly name = 'ContentTypeNotSupportedError';
-  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
-}
-/** The peer reported -32006, or we found its response unusable (schema, content type, JSON, size). */
-export class InvalidAgentResponseError extends A2AError {
-  static readonly code = -32006;
-  static readonly errorReason = 'INVALID_AGENT_RESPONSE';
-  override readonly name = 'InvalidAgentResponseError';
-  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
-}
-export class ExtendedAgentCardNotConfiguredError extends A2AError {
-  static readonly code = -32007;
-  static readonly errorReason = 'EXTENDED_AGENT_CARD_NOT_CONFIGURED';
-  override readonly name = 'ExtendedAgentCardNotConfiguredError';
-  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
-}
-export class ExtensionSupportRequiredError extends A2AError {
-  static readonly code = -32008;
-  static readonly errorReason = 'EXTENSION_SUPPORT_REQUIRED';
-  override readonly name = 'ExtensionSupportRequiredError';
-  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
-}
-export class VersionNotSupportedError extends A2AError {
-  static readonly code = -32009;
-  static readonly errorReason = 'VERSION_NOT_SUPPORTED';
-  override readonly name = 'VersionNotSupportedError';
-  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
+/** One row of the table: what names an error on the wire, whether retrying helps, what to do. */
+export interface A2AErrorSpec {
+  /** The class name, and `err.name` (the planner's Temporal failure type). */
+  readonly name: string;
+  /** Whether trying the same call again can help. */
+  readonly retryable: boolean;
+  /** JSON-RPC `error.code` (the class's static `code`). */
+  readonly code?: number;
+  /** Its google.rpc.ErrorInfo reason (the class's static `errorReason`). */
+  readonly reason?: string;
+  /** Other ErrorInfo reasons SDKs send for it, each in its own words. */
+  readonly sdkReasons?: readonly string[];
+  /** google.rpc.Code names (a Status body's `status`) that name it when no ErrorInfo does. */
+  readonly rpcStatuses?: readonly string[];
+  /** HTTP status naming it in a Status body without a telling reason (never 400: half the errors share it, spec §11.6). */
+  readonly httpStatus?: number;
+  /** `httpStatus` names it with any body, JSON or not: an auth proxy answers before the agent does. */
+  readonly httpStatusAnyBody?: true;
+  /** What to do about it, appended to the message of an error decoded from a peer. */
+  readonly hint?: string;
 }
 
-// --- JSON-RPC 2.0 standard errors -----------------------------------------------------------
+const SPECS = [
+  // A2A errors (spec §5.4). An httpStatus means one thing in both the v1.0.0 and v1.0.1 tables;
+  // 409 and 415 are v1.0.0's (v1.0.1 answers both with 400).
+  { name: 'TaskNotFoundError', retryable: false, code: -32001, reason: 'TASK_NOT_FOUND', httpStatus: 404 },
+  { name: 'TaskNotCancelableError', retryable: false, code: -32002, reason: 'TASK_NOT_CANCELABLE', httpStatus: 409 },
+  { name: 'PushNotificationNotSupportedError', retryable: false, code: -32003, reason: 'PUSH_NOTIFICATION_NOT_SUPPORTED' },
+  { name: 'UnsupportedOperationError', retryable: false, code: -32004, reason: 'UNSUPPORTED_OPERATION' },
+  { name: 'ContentTypeNotSupportedError', retryable: false, code: -32005, reason: 'CONTENT_TYPE_NOT_SUPPORTED', httpStatus: 415 },
+  { name: 'InvalidAgentResponseError', retryable: false, code: -32006, reason: 'INVALID_AGENT_RESPONSE' },
+  { name: 'ExtendedAgentCardNotConfiguredError', retryable: false, code: -32007, reason: 'EXTENDED_AGENT_CARD_NOT_CONFIGURED' },
+  { name: 'ExtensionSupportRequiredError', retryable: false, code: -32008, reason: 'EXTENSION_SUPPORT_REQUIRED' },
+  { name: 'VersionNotSupportedError', retryable: false, code: -32009, reason: 'VERSION_NOT_SUPPORTED' },
+  // JSON-RPC 2.0's own errors. The spec gives them no reason; SDKs name them each in its own
+  // words: a2a-go and a2a-python/js PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS,
+  // INTERNAL_ERROR; a2a-java its enum names (JSON_PARSE, INTERNAL).
+  { name: 'JsonRpcParseError', retryable: false, code: -32700, sdkReasons: ['PARSE_ERROR', 'JSON_PARSE'] },
+  { name: 'InvalidRequestError', retryable: false, code: -32600, sdkReasons: ['INVALID_REQUEST'] },
+  { name: 'MethodNotFoundError', retryable: false, code: -32601, sdkReasons: ['METHOD_NOT_FOUND'] },
+  { name: 'InvalidParamsError', retryable: false, code: -32602, sdkReasons: ['INVALID_PARAMS'], rpcStatuses: ['INVALID_ARGUMENT'] },
+  // -32603 is JSON-RPC's HTTP 500 (spec §3.3.2 groups them as "system" errors): retryable.
+  { name: 'InternalError', retryable: true, code: -32603, sdkReasons: ['INTERNAL_ERROR', 'INTERNAL'], rpcStatuses: ['INTERNAL'] },
+  // Codes beyond the spec's table that SDKs send. a2a-go refuses ListTasks to callers without a
+  // user with -31401 / UNAUTHENTICATED; HTTP+JSON and auth proxies answer 401 and 403.
+  {
+    name: 'UnauthenticatedError', retryable: false, code: -31401, reason: 'UNAUTHENTICATED', rpcStatuses: ['UNAUTHENTICATED'],
+    httpStatus: 401, httpStatusAnyBody: true, hint: "configure this agent's credentials in A2A_AGENT_CREDENTIALS (docs/a2a-client.md)",
+  },
+  {
+    name: 'PermissionDeniedError', retryable: false, code: -31403, reason: 'UNAUTHORIZED', sdkReasons: ['PERMISSION_DENIED'], rpcStatuses: ['PERMISSION_DENIED'],
+    httpStatus: 403, httpStatusAnyBody: true, hint: "the configured credentials may not make this call; ask the agent's operator for access",
+  },
+  // JSON-RPC's implementation-defined server error (a2a-go's ErrServerError): retryable like -32603.
+  { name: 'ServerError', retryable: true, code: -32000, reason: 'SERVER_ERROR' },
+  // Found by this client; no peer sends them.
+  { name: 'AbortedError', retryable: false },
+  { name: 'NoCompatibleInterfaceError', retryable: false },
+  { name: 'AddressRefusedError', retryable: false },
+] as const satisfies readonly A2AErrorSpec[];
 
-export class JsonRpcParseError extends A2AError {
-  static readonly code = -32700;
-  override readonly name = 'JsonRpcParseError';
-  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
-}
-export class InvalidRequestError extends A2AError {
-  static readonly code = -32600;
-  override readonly name = 'InvalidRequestError';
-  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
-}
-export class MethodNotFoundError extends A2AError {
-  static readonly code = -32601;
-  override readonly name = 'MethodNotFoundError';
-  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
-}
-/** -32602 from the peer; also thrown before sending when our own request fails its schema. */
-export class InvalidParamsError extends A2AError {
-  static readonly code = -32602;
-  override readonly name = 'InvalidParamsError';
-  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
-}
-/** -32603 is JSON-RPC's HTTP 500 (spec §3.3.2 groups them as "system" errors): retryable. */
-export class InternalError extends A2AError {
-  static readonly code = -32603;
-  override readonly name = 'InternalError';
-  constructor(m: string, d?: A2AErrorDetails) { super(m, true, d); }
+/** Every row, in order: errors/decode.ts derives its lookup tables from them. */
+export const A2A_ERROR_SPECS: readonly A2AErrorSpec[] = SPECS;
+
+// --- The classes it generates --------------------------------------------------------------------
+
+/** A class generated from a row: `new X(message, details?)`, `err instanceof X`, `err.name === 'X'`. */
+export interface A2AErrorClass<N extends string = string> {
+  new (message: string, details?: A2AErrorDetails): A2AError & { readonly name: N };
+  readonly code?: number;
+  readonly errorReason?: string;
+  readonly hint?: string;
 }
 
-// --- Codes beyond the spec's table that SDKs send --------------------------------------------
+const generated = new Map<string, A2AErrorClass>();
 
 /**
- * The caller is not authenticated: a2a-go's -31401 / reason UNAUTHENTICATED (it refuses ListTasks
- * to callers without a user), HTTP 401 on HTTP+JSON and from auth proxies. No retry helps until
- * the credentials change.
+ * A real class named after the row `name` (`constructor.name`, stack traces): its own prototype,
+ * so `instanceof` tells the classes apart; `name` as an own field of each error, set after
+ * construction like any class field; the row's code, reason and hint as statics. A name that is
+ * no row's does not compile.
  */
-export class UnauthenticatedError extends A2AError {
-  static readonly code = -31401;
-  static readonly errorReason = 'UNAUTHENTICATED';
-  static readonly hint = "configure this agent's credentials in A2A_AGENT_CREDENTIALS (docs/a2a-client.md)";
-  override readonly name = 'UnauthenticatedError';
-  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
-}
-/** The credentials may not do this call: a2a-go's -31403 / reason UNAUTHORIZED, HTTP 403 PERMISSION_DENIED. */
-export class PermissionDeniedError extends A2AError {
-  static readonly code = -31403;
-  static readonly errorReason = 'UNAUTHORIZED';
-  static readonly hint = "the configured credentials may not make this call; ask the agent's operator for access";
-  override readonly name = 'PermissionDeniedError';
-  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
-}
-/** JSON-RPC's implementation-defined server error, -32000 (a2a-go's ErrServerError, reason SERVER_ERROR): retryable like -32603. */
-export class ServerError extends A2AError {
-  static readonly code = -32000;
-  static readonly errorReason = 'SERVER_ERROR';
-  override readonly name = 'ServerError';
-  constructor(m: string, d?: A2AErrorDetails) { super(m, true, d); }
+function errorClass<N extends (typeof SPECS)[number]['name']>(name: N): A2AErrorClass<N> {
+  const spec: A2AErrorSpec | undefined = SPECS.find((s) => s.name === name);
+  if (spec === undefined) throw new Error(`no row for ${name} in the A2A error table`);
+  const { retryable } = spec;
+  const cls = class extends A2AError {
+    override readonly name: N = name;
+    constructor(message: string, details?: A2AErrorDetails) {
+      super(message, retryable, details);
+    }
+  };
+  Object.defineProperty(cls, 'name', { value: name });
+  const statics: { code?: number; errorReason?: string; hint?: string } = {};
+  if (spec.code !== undefined) statics.code = spec.code;
+  if (spec.reason !== undefined) statics.errorReason = spec.reason;
+  if (spec.hint !== undefined) statics.hint = spec.hint;
+  const made: A2AErrorClass<N> = Object.assign(cls, statics);
+  generated.set(name, made);
+  return made;
 }
 
-// --- HTTP, transport and local errors -------------------------------------------------------
+/** The class generated from a row. Throws when a row has no exported class below. */
+export function errorClassOf(spec: A2AErrorSpec): A2AErrorClass {
+  const cls = generated.get(spec.name);
+  if (cls === undefined) throw new Error(`the A2A error table's row ${spec.name} has no class`);
+  return cls;
+}
+
+export const TaskNotFoundError = errorClass('TaskNotFoundError');
+export type TaskNotFoundError = InstanceType<typeof TaskNotFoundError>;
+export const TaskNotCancelableError = errorClass('TaskNotCancelableError');
+export type TaskNotCancelableError = InstanceType<typeof TaskNotCancelableError>;
+export const PushNotificationNotSupportedError = errorClass('PushNotificationNotSupportedError');
+export type PushNotificationNotSupportedError = InstanceType<typeof PushNotificationNotSupportedError>;
+export const UnsupportedOperationError = errorClass('UnsupportedOperationError');
+export type UnsupportedOperationError = InstanceType<typeof UnsupportedOperationError>;
+export const ContentTypeNotSupportedError = errorClass('ContentTypeNotSupportedError');
+export type ContentTypeNotSupportedError = InstanceType<typeof ContentTypeNotSupportedError>;
+/** The peer reported -32006, or we found its response unusable (schema, content type, JSON, size). */
+export const InvalidAgentResponseError = errorClass('InvalidAgentResponseError');
+export type InvalidAgentResponseError = InstanceType<typeof InvalidAgentResponseError>;
+export const ExtendedAgentCardNotConfiguredError = errorClass('ExtendedAgentCardNotConfiguredError');
+export type ExtendedAgentCardNotConfiguredError = InstanceType<typeof ExtendedAgentCardNotConfiguredError>;
+export const ExtensionSupportRequiredError = errorClass('ExtensionSupportRequiredError');
+export type ExtensionSupportRequiredError = InstanceType<typeof ExtensionSupportRequiredError>;
+export const VersionNotSupportedError = errorClass('VersionNotSupportedError');
+export type VersionNotSupportedError = InstanceType<typeof VersionNotSupportedError>;
+export const JsonRpcParseError = errorClass('JsonRpcParseError');
+export type JsonRpcParseError = InstanceType<typeof JsonRpcParseError>;
+export const InvalidRequestError = errorClass('InvalidRequestError');
+export type InvalidRequestError = InstanceType<typeof InvalidRequestError>;
+export const MethodNotFoundError = errorClass('MethodNotFoundError');
+export type MethodNotFoundError = InstanceType<typeof MethodNotFoundError>;
+/** -32602 from the peer; also thrown before sending when our own request fails its schema. */
+export const InvalidParamsError = errorClass('InvalidParamsError');
+export type InvalidParamsError = InstanceType<typeof InvalidParamsError>;
+export const InternalError = errorClass('InternalError');
+export type InternalError = InstanceType<typeof InternalError>;
+/** The caller is not authenticated. No retry helps until the credentials change. */
+export const UnauthenticatedError = errorClass('UnauthenticatedError');
+export type UnauthenticatedError = InstanceType<typeof UnauthenticatedError>;
+/** The credentials may not do this call. */
+export const PermissionDeniedError = errorClass('PermissionDeniedError');
+export type PermissionDeniedError = InstanceType<typeof PermissionDeniedError>;
+export const ServerError = errorClass('ServerError');
+export type ServerError = InstanceType<typeof ServerError>;
+/** The caller aborted (AbortSignal) or closed the client. Retrying is the caller's decision. */
+export const AbortedError = errorClass('AbortedError');
+export type AbortedError = InstanceType<typeof AbortedError>;
+/** The card offers no interface this client can use (binding or protocol version). */
+export const NoCompatibleInterfaceError = errorClass('NoCompatibleInterfaceError');
+export type NoCompatibleInterfaceError = InstanceType<typeof NoCompatibleInterfaceError>;
+/**
+ * The outbound policy (outbound-policy.ts: link-local, metadata, PLANNER_AGENT_ALLOW) refused the
+ * address, at the edge or after DNS: nothing was sent, and no retry helps.
+ */
+export const AddressRefusedError = errorClass('AddressRefusedError');
+export type AddressRefusedError = InstanceType<typeof AddressRefusedError>;
+
+// --- Errors with a field or a rule of their own (hand-written) ----------------------------------
 
 /** A status that maps to no A2A error. Retryable for 408, 429 and 5xx (except 501 and 505). */
 export class HttpStatusError extends A2AError {
@@ -188,16 +236,6 @@ export class TimeoutError extends A2AError {
     this.phase = phase;
   }
 }
-/** The caller aborted (AbortSignal) or closed the client. Retrying is the caller's decision. */
-export class AbortedError extends A2AError {
-  override readonly name = 'AbortedError';
-  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
-}
-/** The card offers no interface this client can use (binding or protocol version). */
-export class NoCompatibleInterfaceError extends A2AError {
-  override readonly name = 'NoCompatibleInterfaceError';
-  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
-}
 /**
  * The peer sent an error we have no class for (custom JSON-RPC code, unknown reason). Retryable
  * only when it came with a retryable HTTP status (a 503 with a reason nobody knows is still a 503).
@@ -207,14 +245,6 @@ export class UnknownRemoteError extends A2AError {
   constructor(m: string, d?: A2AErrorDetails) {
     super(m, d?.status !== undefined && d.status >= 400 && retryableStatus(d.status), d);
   }
-}
-/**
- * The outbound policy (outbound-policy.ts: link-local, metadata, PLANNER_AGENT_ALLOW) refused the
- * address, at the edge or after DNS: nothing was sent, and no retry helps.
- */
-export class AddressRefusedError extends A2AError {
-  override readonly name = 'AddressRefusedError';
-  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
 }
 /** A2A_AGENT_CREDENTIALS is malformed. The message names the agent and field, never the value. */
 export class CredentialsConfigError extends A2AError {
@@ -231,7 +261,7 @@ function retryableStatus(status: number): boolean {
   return status >= 500 && status !== 501 && status !== 505;
 }
 
-// --- Local problems ---------------------------------------------------------------------------
+// --- Problems this client finds in a call ------------------------------------------------------
 
 export function invalidResponse(ctx: ErrorContext, detail: string, extra?: A2AErrorDetails): InvalidAgentResponseError {
   return new InvalidAgentResponseError(callPrefix(ctx) + cleanText(detail, ctx.secrets, 500), callDetails(ctx, extra));
