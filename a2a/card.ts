@@ -2,7 +2,9 @@
  * Agent-card discovery (`/.well-known/agent-card.json`, spec §8.2) and the choice of the
  * interface a client talks to (spec §8.3).
  */
-import { invalidResponse, noCompatibleInterface, toA2AError, type ErrorContext } from './errors';
+import type { ErrorContext } from './call-context';
+import { invalidResponse, noCompatibleInterface } from './errors';
+import { toA2AError } from './errors/transport';
 import { exchangeJson, type HttpTransport } from './http';
 import { AgentCardSchema, type AgentCard, type AgentInterface } from './schema';
 import { BINDINGS, type Binding } from './types';

@@ -5,7 +5,8 @@
  */
 import { A2A_PROTOCOL_VERSION, fetchAgentCard, selectInterface } from './card';
 import { credentialHeaders, credentialsFor, secretValues, type AgentCredentials } from './credentials';
-import { cleanText, invalidParams, invalidResponse, type ErrorContext } from './errors';
+import { cleanText, type ErrorContext } from './call-context';
+import { invalidParams, invalidResponse } from './errors';
 import { DEFAULT_MAX_CARD_BYTES, DEFAULT_MAX_STREAM_BYTES, HttpTransport, type Timeouts } from './http';
 import { JsonRpcBinding } from './jsonrpc';
 import { RestBinding } from './rest';

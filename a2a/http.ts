@@ -2,17 +2,13 @@
  * HTTP underneath both bindings: an undici Agent (one keep-alive Pool per origin) with explicit
  * connect, headers and body timeouts, plus the two exchanges the bindings need: a bounded JSON
  * request/response and the opening of an event stream. Everything that can fail here is
- * turned into an A2AError by errors.ts before it leaves this module.
+ * turned into an A2AError by errors/ before it leaves this module.
  */
 import { Agent, type Dispatcher } from 'undici';
-import {
-  errorFromHttpStatus,
-  invalidResponse,
-  isJsonContentType,
-  toA2AError,
-  type AbortState,
-  type ErrorContext,
-} from './errors';
+import { invalidResponse } from './errors';
+import { errorFromHttpStatus, isJsonContentType } from './errors/decode';
+import { toA2AError, type AbortState } from './errors/transport';
+import type { ErrorContext } from './call-context';
 import { outboundPolicy, type OutboundPolicy } from './outbound-policy';
 import { readSse } from './sse';
 import type { WireStreamOptions } from './types';

@@ -5,7 +5,10 @@
  */
 export * from './schema';
 export * from './types';
+export * from './call-context';
 export * from './errors';
+export * from './errors/decode';
+export * from './errors/transport';
 export * from './credentials';
 export * from './client';
 export { agentCardUrl, selectInterface, AGENT_CARD_PATH, A2A_PROTOCOL_VERSION } from './card';

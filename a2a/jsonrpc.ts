@@ -2,7 +2,9 @@
  * JSON-RPC 2.0 binding (spec §9): every call is a POST of `{jsonrpc, id, method, params}` to the
  * interface URL; streams are SSE whose `data:` lines each carry a full response envelope.
  */
-import { errorFromJsonRpc, invalidResponse, type ErrorContext } from './errors';
+import type { ErrorContext } from './call-context';
+import { invalidResponse } from './errors';
+import { errorFromJsonRpc } from './errors/decode';
 import { exchangeJson, jsonEvents, openEventStream, type HttpRequest, type HttpTransport } from './http';
 import { JsonRpcResponseSchema, type JsonRpcId } from './schema';
 import type {

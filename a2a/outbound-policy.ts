@@ -17,8 +17,7 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOptions } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { Agent, buildConnector } from 'undici';
-// (errors.ts imports this module too; both use each other only inside functions, after loading.)
-import { displayUrl } from './errors';
+import { displayUrl } from './call-context';
 
 export const AGENT_ALLOW_ENV = 'PLANNER_AGENT_ALLOW';
 
@@ -29,7 +28,7 @@ const LINK_LOCAL = new BlockList();
 LINK_LOCAL.addSubnet('169.254.0.0', 16, 'ipv4');
 LINK_LOCAL.addSubnet('fe80::', 10, 'ipv6');
 
-/** A connection the policy does not allow; errors.ts turns it into AddressRefusedError. */
+/** A connection the policy does not allow; errors/transport.ts turns it into AddressRefusedError. */
 export class OutboundRefusal extends Error {
   override readonly name = 'OutboundRefusal';
   readonly code = 'ERR_OUTBOUND_REFUSED';

@@ -2,7 +2,9 @@
  * HTTP+JSON binding (spec §11): one route per operation, relative to the interface URL, with
  * the tenant as a leading path segment; streams are SSE whose `data:` is a bare StreamResponse.
  */
-import { errorFromRestStreamFrame, invalidParams, invalidResponse, type ErrorContext } from './errors';
+import type { ErrorContext } from './call-context';
+import { invalidParams, invalidResponse } from './errors';
+import { errorFromRestStreamFrame } from './errors/decode';
 import { exchangeJson, jsonEvents, openEventStream, type HttpMethod, type HttpRequest, type HttpTransport } from './http';
 import type {
   RequestParams,

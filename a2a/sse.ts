@@ -36,7 +36,7 @@ export interface SseReadOptions {
 
 export type SseReadErrorKind = 'frame-too-large' | 'stream-too-large' | 'idle' | 'aborted' | 'truncated';
 
-/** Raised by the reader; errors.ts turns it into the matching A2AError. */
+/** Raised by the reader; errors/transport.ts turns it into the matching A2AError. */
 export class SseReadError extends Error {
   override readonly name = 'SseReadError';
   constructor(

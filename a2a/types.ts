@@ -1,5 +1,5 @@
 /** Call options and the contract between the client and its two wire bindings. */
-import type { ErrorContext } from './errors';
+import type { ErrorContext } from './call-context';
 import type { TaskState } from './schema';
 
 export type Binding = 'JSONRPC' | 'HTTP+JSON';

@@ -1,5 +1,9 @@
 /**
- * Typed errors, and the one place where responses and failures are turned into them.
+ * The errors an A2A call can fail with: the `A2AError` base, ONE table that says for each error
+ * what names it on the wire (JSON-RPC code, ErrorInfo reason, HTTP status), whether a retry helps
+ * and what to do about it, the classes generated from that table, and the few hand-written ones
+ * with a field or a rule of their own. Reading a peer's error response is errors/decode.ts; a
+ * failure that never got an answer is errors/transport.ts. Adding an error is adding a row.
  *
  * Every failure a caller can see is an `A2AError` subclass whose `name` equals its class name
  * (the planner maps `name` to Temporal failure types) and whose `retryable` flag says whether
@@ -13,30 +17,9 @@
  * The codes and ErrorInfo reasons are those the A2A SDKs send (read in their sources: a2a-go v2,
  * a2a-python 1.x, a2a-java, a2a-js), not only the spec's table; see test/a2a/sdk-error-codes.test.ts.
  */
-import { JsonRpcErrorObjectSchema, RestErrorBodySchema, type JsonRpcErrorObject } from '../schema';
-import { refusalIn } from '../outbound-policy';
-import { SseReadError } from '../sse';
+import { callDetails, callPrefix, cleanText, type A2AErrorDetails, type ErrorContext } from '../call-context';
 
 export type TimeoutPhase = 'connect' | 'headers' | 'body' | 'idle' | 'call';
-
-export interface A2AErrorDetails {
-  /** Agent name (from options or the card). */
-  agent?: string;
-  /** Endpoint the call went to. */
-  url?: string;
-  /** A2A operation, e.g. `GetTask`. */
-  operation?: string;
-  /** JSON-RPC error code, when the peer sent one. */
-  jsonRpcCode?: number;
-  /** HTTP status of the response, when there was one. */
-  status?: number;
-  /** google.rpc.ErrorInfo reason, when the peer sent one. */
-  reason?: string;
-  retryAfterMs?: number;
-  /** Node/undici error code of a transport failure (ConnectionError). */
-  errno?: string;
-  cause?: unknown;
-}
 
 export abstract class A2AError extends Error {
   abstract override readonly name: string;
@@ -62,125 +45,169 @@ export abstract class A2AError extends Error {
   }
 }
 
-// --- A2A errors (spec §5.4). Static `code`/`reason` drive the mapping tables below. ----------
+// --- The table ---------------------------------------------------------------------------------
 
-export class TaskNotFoundError extends A2AError {
-  static readonly code = -32001;
-  static readonly errorReason = 'TASK_NOT_FOUND';
-  override readonly name = 'TaskNotFoundError';
-  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
-}
-export class TaskNotCancelableError extends A2AError {
-  static readonly code = -32002;
-  static readonly errorReason = 'TASK_NOT_CANCELABLE';
-  override readonly name = 'TaskNotCancelableError';
-  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
-}
-export class PushNotificationNotSupportedError extends A2AError {
-  static readonly code = -32003;
-  static readonly errorReason = 'PUSH_NOTIFICATION_NOT_SUPPORTED';
-  override readonly name = 'PushNotificationNotSupportedError';
-  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
-}
-export class UnsupportedOperationError extends A2AError {
-  static readonly code = -32004;
-  static readonly errorReason = 'UNSUPPORTED_OPERATION';
-  override readonly name = 'UnsupportedOperationError';
-  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
-}
-export class ContentTypeNotSupportedError extends A2AError {
-  static readonly code = -32005;
-  static readonly errorReason = 'CONTENT_TYPE_NOT_SUPPORTED';
-  override readonly name = 'ContentTypeNotSupportedError';
-  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
-}
-/** The peer reported -32006, or we found its response unusable (schema, content type, JSON, size). */
-export class InvalidAgentResponseError extends A2AError {
-  static readonly code = -32006;
-  static readonly errorReason = 'INVALID_AGENT_RESPONSE';
-  override readonly name = 'InvalidAgentResponseError';
-  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
-}
-export class ExtendedAgentCardNotConfiguredError extends A2AError {
-  static readonly code = -32007;
-  static readonly errorReason = 'EXTENDED_AGENT_CARD_NOT_CONFIGURED';
-  override readonly name = 'ExtendedAgentCardNotConfiguredError';
-  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
-}
-export class ExtensionSupportRequiredError extends A2AError {
-  static readonly code = -32008;
-  static readonly errorReason = 'EXTENSION_SUPPORT_REQUIRED';
-  override readonly name = 'ExtensionSupportRequiredError';
-  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
-}
-export class VersionNotSupportedError extends A2AError {
-  static readonly code = -32009;
-  static readonly errorReason = 'VERSION_NOT_SUPPORTED';
-  override readonly name = 'VersionNotSupportedError';
-  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
+/** One row of the table: what names an error on the wire, whether retrying helps, what to do. */
+export interface A2AErrorSpec {
+  /** The class name, and `err.name` (the planner's Temporal failure type). */
+  readonly name: string;
+  /** Whether trying the same call again can help. */
+  readonly retryable: boolean;
+  /** JSON-RPC `error.code` (the class's static `code`). */
+  readonly code?: number;
+  /** Its google.rpc.ErrorInfo reason (the class's static `errorReason`). */
+  readonly reason?: string;
+  /** Other ErrorInfo reasons SDKs send for it, each in its own words. */
+  readonly sdkReasons?: readonly string[];
+  /** google.rpc.Code names (a Status body's `status`) that name it when no ErrorInfo does. */
+  readonly rpcStatuses?: readonly string[];
+  /** HTTP status naming it in a Status body without a telling reason (never 400: half the errors share it, spec §11.6). */
+  readonly httpStatus?: number;
+  /** `httpStatus` names it with any body, JSON or not: an auth proxy answers before the agent does. */
+  readonly httpStatusAnyBody?: true;
+  /** What to do about it, appended to the message of an error decoded from a peer. */
+  readonly hint?: string;
 }
 
-// --- JSON-RPC 2.0 standard errors -----------------------------------------------------------
+const SPECS = [
+  // A2A errors (spec §5.4). An httpStatus means one thing in both the v1.0.0 and v1.0.1 tables;
+  // 409 and 415 are v1.0.0's (v1.0.1 answers both with 400).
+  { name: 'TaskNotFoundError', retryable: false, code: -32001, reason: 'TASK_NOT_FOUND', httpStatus: 404 },
+  { name: 'TaskNotCancelableError', retryable: false, code: -32002, reason: 'TASK_NOT_CANCELABLE', httpStatus: 409 },
+  { name: 'PushNotificationNotSupportedError', retryable: false, code: -32003, reason: 'PUSH_NOTIFICATION_NOT_SUPPORTED' },
+  { name: 'UnsupportedOperationError', retryable: false, code: -32004, reason: 'UNSUPPORTED_OPERATION' },
+  { name: 'ContentTypeNotSupportedError', retryable: false, code: -32005, reason: 'CONTENT_TYPE_NOT_SUPPORTED', httpStatus: 415 },
+  { name: 'InvalidAgentResponseError', retryable: false, code: -32006, reason: 'INVALID_AGENT_RESPONSE' },
+  { name: 'ExtendedAgentCardNotConfiguredError', retryable: false, code: -32007, reason: 'EXTENDED_AGENT_CARD_NOT_CONFIGURED' },
+  { name: 'ExtensionSupportRequiredError', retryable: false, code: -32008, reason: 'EXTENSION_SUPPORT_REQUIRED' },
+  { name: 'VersionNotSupportedError', retryable: false, code: -32009, reason: 'VERSION_NOT_SUPPORTED' },
+  // JSON-RPC 2.0's own errors. The spec gives them no reason; SDKs name them each in its own
+  // words: a2a-go and a2a-python/js PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS,
+  // INTERNAL_ERROR; a2a-java its enum names (JSON_PARSE, INTERNAL).
+  { name: 'JsonRpcParseError', retryable: false, code: -32700, sdkReasons: ['PARSE_ERROR', 'JSON_PARSE'] },
+  { name: 'InvalidRequestError', retryable: false, code: -32600, sdkReasons: ['INVALID_REQUEST'] },
+  { name: 'MethodNotFoundError', retryable: false, code: -32601, sdkReasons: ['METHOD_NOT_FOUND'] },
+  { name: 'InvalidParamsError', retryable: false, code: -32602, sdkReasons: ['INVALID_PARAMS'], rpcStatuses: ['INVALID_ARGUMENT'] },
+  // -32603 is JSON-RPC's HTTP 500 (spec §3.3.2 groups them as "system" errors): retryable.
+  { name: 'InternalError', retryable: true, code: -32603, sdkReasons: ['INTERNAL_ERROR', 'INTERNAL'], rpcStatuses: ['INTERNAL'] },
+  // Codes beyond the spec's table that SDKs send. a2a-go refuses ListTasks to callers without a
+  // user with -31401 / UNAUTHENTICATED; HTTP+JSON and auth proxies answer 401 and 403.
+  {
+    name: 'UnauthenticatedError', retryable: false, code: -31401, reason: 'UNAUTHENTICATED', rpcStatuses: ['UNAUTHENTICATED'],
+    httpStatus: 401, httpStatusAnyBody: true, hint: "configure this agent's credentials in A2A_AGENT_CREDENTIALS (docs/a2a-client.md)",
+  },
+  {
+    name: 'PermissionDeniedError', retryable: false, code: -31403, reason: 'UNAUTHORIZED', sdkReasons: ['PERMISSION_DENIED'], rpcStatuses: ['PERMISSION_DENIED'],
+    httpStatus: 403, httpStatusAnyBody: true, hint: "the configured credentials may not make this call; ask the agent's operator for access",
+  },
+  // JSON-RPC's implementation-defined server error (a2a-go's ErrServerError): retryable like -32603.
+  { name: 'ServerError', retryable: true, code: -32000, reason: 'SERVER_ERROR' },
+  // Found by this client; no peer sends them.
+  { name: 'AbortedError', retryable: false },
+  { name: 'NoCompatibleInterfaceError', retryable: false },
+  { name: 'AddressRefusedError', retryable: false },
+] as const satisfies readonly A2AErrorSpec[];
 
-export class JsonRpcParseError extends A2AError {
-  static readonly code = -32700;
-  override readonly name = 'JsonRpcParseError';
-  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
-}
-export class InvalidRequestError extends A2AError {
-  static readonly code = -32600;
-  override readonly name = 'InvalidRequestError';
-  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
-}
-export class MethodNotFoundError extends A2AError {
-  static readonly code = -32601;
-  override readonly name = 'MethodNotFoundError';
-  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
-}
-/** -32602 from the peer; also thrown before sending when our own request fails its schema. */
-export class InvalidParamsError extends A2AError {
-  static readonly code = -32602;
-  override readonly name = 'InvalidParamsError';
-  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
-}
-/** -32603 is JSON-RPC's HTTP 500 (spec §3.3.2 groups them as "system" errors): retryable. */
-export class InternalError extends A2AError {
-  static readonly code = -32603;
-  override readonly name = 'InternalError';
-  constructor(m: string, d?: A2AErrorDetails) { super(m, true, d); }
+/** Every row, in order: errors/decode.ts derives its lookup tables from them. */
+export const A2A_ERROR_SPECS: readonly A2AErrorSpec[] = SPECS;
+
+// --- The classes it generates --------------------------------------------------------------------
+
+/** A class generated from a row: `new X(message, details?)`, `err instanceof X`, `err.name === 'X'`. */
+export interface A2AErrorClass<N extends string = string> {
+  new (message: string, details?: A2AErrorDetails): A2AError & { readonly name: N };
+  readonly code?: number;
+  readonly errorReason?: string;
+  readonly hint?: string;
 }
 
-// --- Codes beyond the spec's table that SDKs send --------------------------------------------
+const generated = new Map<string, A2AErrorClass>();
 
 /**
- * The caller is not authenticated: a2a-go's -31401 / reason UNAUTHENTICATED (it refuses ListTasks
- * to callers without a user), HTTP 401 on HTTP+JSON and from auth proxies. No retry helps until
- * the credentials change.
+ * A real class named after the row `name` (`constructor.name`, stack traces): its own prototype,
+ * so `instanceof` tells the classes apart; `name` as an own field of each error, set after
+ * construction like any class field; the row's code, reason and hint as statics. A name that is
+ * no row's does not compile.
  */
-export class UnauthenticatedError extends A2AError {
-  static readonly code = -31401;
-  static readonly errorReason = 'UNAUTHENTICATED';
-  static readonly hint = "configure this agent's credentials in A2A_AGENT_CREDENTIALS (docs/a2a-client.md)";
-  override readonly name = 'UnauthenticatedError';
-  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
-}
-/** The credentials may not do this call: a2a-go's -31403 / reason UNAUTHORIZED, HTTP 403 PERMISSION_DENIED. */
-export class PermissionDeniedError extends A2AError {
-  static readonly code = -31403;
-  static readonly errorReason = 'UNAUTHORIZED';
-  static readonly hint = "the configured credentials may not make this call; ask the agent's operator for access";
-  override readonly name = 'PermissionDeniedError';
-  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
-}
-/** JSON-RPC's implementation-defined server error, -32000 (a2a-go's ErrServerError, reason SERVER_ERROR): retryable like -32603. */
-export class ServerError extends A2AError {
-  static readonly code = -32000;
-  static readonly errorReason = 'SERVER_ERROR';
-  override readonly name = 'ServerError';
-  constructor(m: string, d?: A2AErrorDetails) { super(m, true, d); }
+function errorClass<N extends (typeof SPECS)[number]['name']>(name: N): A2AErrorClass<N> {
+  const spec: A2AErrorSpec | undefined = SPECS.find((s) => s.name === name);
+  if (spec === undefined) throw new Error(`no row for ${name} in the A2A error table`);
+  const { retryable } = spec;
+  const cls = class extends A2AError {
+    override readonly name: N = name;
+    constructor(message: string, details?: A2AErrorDetails) {
+      super(message, retryable, details);
+    }
+  };
+  Object.defineProperty(cls, 'name', { value: name });
+  const statics: { code?: number; errorReason?: string; hint?: string } = {};
+  if (spec.code !== undefined) statics.code = spec.code;
+  if (spec.reason !== undefined) statics.errorReason = spec.reason;
+  if (spec.hint !== undefined) statics.hint = spec.hint;
+  const made: A2AErrorClass<N> = Object.assign(cls, statics);
+  generated.set(name, made);
+  return made;
 }
 
-// --- HTTP, transport and local errors -------------------------------------------------------
+/** The class generated from a row. Throws when a row has no exported class below. */
+export function errorClassOf(spec: A2AErrorSpec): A2AErrorClass {
+  const cls = generated.get(spec.name);
+  if (cls === undefined) throw new Error(`the A2A error table's row ${spec.name} has no class`);
+  return cls;
+}
+
+export const TaskNotFoundError = errorClass('TaskNotFoundError');
+export type TaskNotFoundError = InstanceType<typeof TaskNotFoundError>;
+export const TaskNotCancelableError = errorClass('TaskNotCancelableError');
+export type TaskNotCancelableError = InstanceType<typeof TaskNotCancelableError>;
+export const PushNotificationNotSupportedError = errorClass('PushNotificationNotSupportedError');
+export type PushNotificationNotSupportedError = InstanceType<typeof PushNotificationNotSupportedError>;
+export const UnsupportedOperationError = errorClass('UnsupportedOperationError');
+export type UnsupportedOperationError = InstanceType<typeof UnsupportedOperationError>;
+export const ContentTypeNotSupportedError = errorClass('ContentTypeNotSupportedError');
+export type ContentTypeNotSupportedError = InstanceType<typeof ContentTypeNotSupportedError>;
+/** The peer reported -32006, or we found its response unusable (schema, content type, JSON, size). */
+export const InvalidAgentResponseError = errorClass('InvalidAgentResponseError');
+export type InvalidAgentResponseError = InstanceType<typeof InvalidAgentResponseError>;
+export const ExtendedAgentCardNotConfiguredError = errorClass('ExtendedAgentCardNotConfiguredError');
+export type ExtendedAgentCardNotConfiguredError = InstanceType<typeof ExtendedAgentCardNotConfiguredError>;
+export const ExtensionSupportRequiredError = errorClass('ExtensionSupportRequiredError');
+export type ExtensionSupportRequiredError = InstanceType<typeof ExtensionSupportRequiredError>;
+export const VersionNotSupportedError = errorClass('VersionNotSupportedError');
+export type VersionNotSupportedError = InstanceType<typeof VersionNotSupportedError>;
+export const JsonRpcParseError = errorClass('JsonRpcParseError');
+export type JsonRpcParseError = InstanceType<typeof JsonRpcParseError>;
+export const InvalidRequestError = errorClass('InvalidRequestError');
+export type InvalidRequestError = InstanceType<typeof InvalidRequestError>;
+export const MethodNotFoundError = errorClass('MethodNotFoundError');
+export type MethodNotFoundError = InstanceType<typeof MethodNotFoundError>;
+/** -32602 from the peer; also thrown before sending when our own request fails its schema. */
+export const InvalidParamsError = errorClass('InvalidParamsError');
+export type InvalidParamsError = InstanceType<typeof InvalidParamsError>;
+export const InternalError = errorClass('InternalError');
+export type InternalError = InstanceType<typeof InternalError>;
+/** The caller is not authenticated. No retry helps until the credentials change. */
+export const UnauthenticatedError = errorClass('UnauthenticatedError');
+export type UnauthenticatedError = InstanceType<typeof UnauthenticatedError>;
+/** The credentials may not do this call. */
+export const PermissionDeniedError = errorClass('PermissionDeniedError');
+export type PermissionDeniedError = InstanceType<typeof PermissionDeniedError>;
+export const ServerError = errorClass('ServerError');
+export type ServerError = InstanceType<typeof ServerError>;
+/** The caller aborted (AbortSignal) or closed the client. Retrying is the caller's decision. */
+export const AbortedError = errorClass('AbortedError');
+export type AbortedError = InstanceType<typeof AbortedError>;
+/** The card offers no interface this client can use (binding or protocol version). */
+export const NoCompatibleInterfaceError = errorClass('NoCompatibleInterfaceError');
+export type NoCompatibleInterfaceError = InstanceType<typeof NoCompatibleInterfaceError>;
+/**
+ * The outbound policy (outbound-policy.ts: link-local, metadata, PLANNER_AGENT_ALLOW) refused the
+ * address, at the edge or after DNS: nothing was sent, and no retry helps.
+ */
+export const AddressRefusedError = errorClass('AddressRefusedError');
+export type AddressRefusedError = InstanceType<typeof AddressRefusedError>;
+
+// --- Errors with a field or a rule of their own (hand-written) ----------------------------------
 
 /** A status that maps to no A2A error. Retryable for 408, 429 and 5xx (except 501 and 505). */
 export class HttpStatusError extends A2AError {
@@ -209,16 +236,6 @@ export class TimeoutError extends A2AError {
     this.phase = phase;
   }
 }
-/** The caller aborted (AbortSignal) or closed the client. Retrying is the caller's decision. */
-export class AbortedError extends A2AError {
-  override readonly name = 'AbortedError';
-  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
-}
-/** The card offers no interface this client can use (binding or protocol version). */
-export class NoCompatibleInterfaceError extends A2AError {
-  override readonly name = 'NoCompatibleInterfaceError';
-  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
-}
 /**
  * The peer sent an error we have no class for (custom JSON-RPC code, unknown reason). Retryable
  * only when it came with a retryable HTTP status (a 503 with a reason nobody knows is still a 503).
@@ -228,14 +245,6 @@ export class UnknownRemoteError extends A2AError {
   constructor(m: string, d?: A2AErrorDetails) {
     super(m, d?.status !== undefined && d.status >= 400 && retryableStatus(d.status), d);
   }
-}
-/**
- * The outbound policy (outbound-policy.ts: link-local, metadata, PLANNER_AGENT_ALLOW) refused the
- * address, at the edge or after DNS: nothing was sent, and no retry helps.
- */
-export class AddressRefusedError extends A2AError {
-  override readonly name = 'AddressRefusedError';
-  constructor(m: string, d?: A2AErrorDetails) { super(m, false, d); }
 }
 /** A2A_AGENT_CREDENTIALS is malformed. The message names the agent and field, never the value. */
 export class CredentialsConfigError extends A2AError {
@@ -252,171 +261,7 @@ function retryableStatus(status: number): boolean {
   return status >= 500 && status !== 501 && status !== 505;
 }
 
-// --- Mapping tables ---------------------------------------------------------------------------
-
-type RemoteErrorClass = new (m: string, d?: A2AErrorDetails) => A2AError;
-
-const A2A_CLASSES = [
-  TaskNotFoundError,
-  TaskNotCancelableError,
-  PushNotificationNotSupportedError,
-  UnsupportedOperationError,
-  ContentTypeNotSupportedError,
-  InvalidAgentResponseError,
-  ExtendedAgentCardNotConfiguredError,
-  ExtensionSupportRequiredError,
-  VersionNotSupportedError,
-] as const;
-
-const SDK_CLASSES = [UnauthenticatedError, PermissionDeniedError, ServerError] as const;
-
-const BY_CODE = new Map<number, RemoteErrorClass>([
-  ...[...A2A_CLASSES, ...SDK_CLASSES].map((c): [number, RemoteErrorClass] => [c.code, c]),
-  [JsonRpcParseError.code, JsonRpcParseError],
-  [InvalidRequestError.code, InvalidRequestError],
-  [MethodNotFoundError.code, MethodNotFoundError],
-  [InvalidParamsError.code, InvalidParamsError],
-  [InternalError.code, InternalError],
-]);
-/**
- * ErrorInfo reasons. Besides the spec's A2A reasons, SDKs name the generic errors too, each in
- * its own words: a2a-go and a2a-python/js use PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND,
- * INVALID_PARAMS, INTERNAL_ERROR; a2a-java uses its enum names (JSON_PARSE, INTERNAL).
- */
-const BY_REASON = new Map<string, RemoteErrorClass>([
-  ...[...A2A_CLASSES, ...SDK_CLASSES].map((c): [string, RemoteErrorClass] => [c.errorReason, c]),
-  ['PERMISSION_DENIED', PermissionDeniedError],
-  ['PARSE_ERROR', JsonRpcParseError],
-  ['JSON_PARSE', JsonRpcParseError],
-  ['INVALID_REQUEST', InvalidRequestError],
-  ['METHOD_NOT_FOUND', MethodNotFoundError],
-  ['INVALID_PARAMS', InvalidParamsError],
-  ['INTERNAL_ERROR', InternalError],
-  ['INTERNAL', InternalError],
-]);
-/** Reasons that say nothing (a2a-python's UNKNOWN_ERROR for an unmapped error): the status decides. */
-const EMPTY_REASONS = new Set(['UNKNOWN_ERROR']);
-/** Statuses that mean the same with any body, JSON or not: an auth proxy answers before the agent does. */
-const AUTH_BY_STATUS = new Map<number, RemoteErrorClass>([
-  [401, UnauthenticatedError],
-  [403, PermissionDeniedError],
-]);
-
-/**
- * REST statuses that identify an A2A error without an ErrorInfo. Only statuses that mean one
- * thing in both the v1.0.0 and v1.0.1 tables are here; 400 is shared by half the errors, so a
- * bare 400 is never guessed (spec §11.6).
- */
-const BY_STATUS_WITHOUT_REASON = new Map<number, RemoteErrorClass>([
-  ...AUTH_BY_STATUS,
-  [404, TaskNotFoundError],
-  [409, TaskNotCancelableError], // v1.0.0
-  [415, ContentTypeNotSupportedError], // v1.0.0
-]);
-/** google.rpc.Code names that identify a generic error when no ErrorInfo is given. */
-const BY_RPC_STATUS = new Map<string, RemoteErrorClass>([
-  ['INVALID_ARGUMENT', InvalidParamsError],
-  ['INTERNAL', InternalError],
-  ['UNAUTHENTICATED', UnauthenticatedError],
-  ['PERMISSION_DENIED', PermissionDeniedError],
-]);
-
-// --- SDK quirks: what an SDK sends that means something else (one place, each named) ----------
-
-/**
- * A message to a task in a terminal state must be refused with UnsupportedOperationError (spec
- * §3.1.1, TCK CORE-SEND-002). a2a-go v2 (v2.4.0, v2.5.0; a2aproject/a2a-go#438, open) sends
- * InvalidParams instead (-32602 / HTTP 400 INVALID_PARAMS, "task in a terminal state
- * \"TASK_STATE_CANCELED\""), as did a2a-python before 1.3 (a2aproject/a2a-python#1205, "Task … is
- * in terminal state"). Read as what it means, a refused answer to a task that ended meanwhile
- * leads callers to GetTask (activities/send-message.ts) on every SDK instead of failing the run.
- * Seen in test/interop.test.ts ("a task that ends at the agent while a human thinks", go).
- */
-const TERMINAL_TASK_REFUSAL = /\btask\b.*\bin (a )?terminal state\b/i;
-
-function readQuirks(cls: RemoteErrorClass | undefined, message: string): RemoteErrorClass | undefined {
-  if (cls === InvalidParamsError && TERMINAL_TASK_REFUSAL.test(message)) return UnsupportedOperationError;
-  return cls;
-}
-
-/** What to do about it, for the classes that have advice. */
-function hintFor(cls: RemoteErrorClass | undefined): string {
-  const hint = (cls as { hint?: unknown } | undefined)?.hint;
-  return typeof hint === 'string' ? ` (${hint})` : '';
-}
-
-// --- Context, cleaning and helpers ------------------------------------------------------------
-
-export interface ErrorContext {
-  agent: string;
-  url: string;
-  operation?: string;
-  /** Values that must never appear in a message (the client's credentials). */
-  secrets?: readonly string[];
-}
-
-/** Removes userinfo and the query string from a URL before it goes into a message. */
-export function displayUrl(u: string): string {
-  try {
-    const url = new URL(u);
-    url.username = '';
-    url.password = '';
-    url.search = '';
-    url.hash = '';
-    return url.toString();
-  } catch {
-    return '<invalid url>';
-  }
-}
-
-/** Peer-supplied text: one line, bounded, without our secrets. */
-export function cleanText(s: string, secrets: readonly string[] = [], max = 300): string {
-  let out = s;
-  for (const secret of secrets) {
-    if (secret.length >= 4) out = out.split(secret).join('[REDACTED]');
-  }
-  // eslint-disable-next-line no-control-regex
-  out = out.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
-  return out.length > max ? `${out.slice(0, max)}…` : out;
-}
-
-/** `agent <name> (<url>) <Operation>: `, the head of every call's error message. */
-export function callPrefix(ctx: ErrorContext): string {
-  return `agent ${ctx.agent} (${displayUrl(ctx.url)})${ctx.operation ? ` ${ctx.operation}` : ''}: `;
-}
-
-/** The structured fields of a call's error: agent, URL without secrets, operation. */
-export function callDetails(ctx: ErrorContext, extra: A2AErrorDetails = {}): A2AErrorDetails {
-  const d: A2AErrorDetails = { agent: ctx.agent, url: displayUrl(ctx.url), ...extra };
-  if (ctx.operation !== undefined) d.operation = ctx.operation;
-  return d;
-}
-
-/** Retry-After is either delta-seconds or an HTTP date (RFC 9110 §10.2.3). */
-export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
-  const v = Array.isArray(value) ? value[0] : value;
-  if (v === undefined || v.trim() === '') return undefined;
-  if (/^\s*\d+\s*$/.test(v)) return Number(v.trim()) * 1000;
-  const at = Date.parse(v);
-  if (Number.isNaN(at)) return undefined;
-  return Math.max(0, at - now);
-}
-
-/** Finds google.rpc.ErrorInfo.reason in a JSON-RPC `error.data` or a Status `details` list. */
-function errorInfoReason(data: unknown): string | undefined {
-  const items = Array.isArray(data) ? data : data !== null && typeof data === 'object' ? [data] : [];
-  for (const item of items) {
-    if (item === null || typeof item !== 'object') continue;
-    const rec = item as Record<string, unknown>;
-    const type = rec['@type'];
-    const reason = rec['reason'];
-    if (typeof reason !== 'string' || reason === '') continue;
-    if (type === undefined || (typeof type === 'string' && type.endsWith('google.rpc.ErrorInfo'))) return reason;
-  }
-  return undefined;
-}
-
-// --- Local problems ---------------------------------------------------------------------------
+// --- Problems this client finds in a call ------------------------------------------------------
 
 export function invalidResponse(ctx: ErrorContext, detail: string, extra?: A2AErrorDetails): InvalidAgentResponseError {
   return new InvalidAgentResponseError(callPrefix(ctx) + cleanText(detail, ctx.secrets, 500), callDetails(ctx, extra));
@@ -428,230 +273,4 @@ export function invalidParams(ctx: ErrorContext, detail: string): InvalidParamsE
 
 export function noCompatibleInterface(ctx: ErrorContext, detail: string): NoCompatibleInterfaceError {
   return new NoCompatibleInterfaceError(callPrefix(ctx) + cleanText(detail, ctx.secrets, 500), callDetails(ctx));
-}
-
-// --- Remote errors ----------------------------------------------------------------------------
-
-/** A JSON-RPC `error` object (from a unary response or a stream frame). */
-export function errorFromJsonRpc(
-  err: JsonRpcErrorObject,
-  ctx: ErrorContext,
-  http: { status?: number; retryAfterMs?: number } = {},
-): A2AError {
-  const reason = errorInfoReason(err.data);
-  const cls = readQuirks(BY_CODE.get(err.code) ?? (reason !== undefined ? BY_REASON.get(reason) : undefined), err.message);
-  const label = cls ? '' : 'unrecognized error ';
-  const text = `${label}${err.code}${reason ? ` ${reason}` : ''}: ${cleanText(err.message, ctx.secrets)}${hintFor(cls)}`;
-  const d = callDetails(ctx, { jsonRpcCode: err.code, ...http });
-  if (reason !== undefined) d.reason = reason;
-  return new (cls ?? UnknownRemoteError)(callPrefix(ctx) + text, d);
-}
-
-export interface HttpErrorResponse {
-  status: number;
-  statusText?: string;
-  headers: Record<string, string | string[] | undefined>;
-  contentType: string;
-  /** The body, already read (bounded) and decoded. */
-  text: string;
-}
-
-/** application/json, application/a2a+json, application/problem+json, … */
-export function isJsonContentType(ct: string): boolean {
-  return /^application\/([\w.+-]*\+)?json\s*(;|$)/i.test(ct.trim());
-}
-
-/**
- * A response whose HTTP status is not 2xx, for either binding. A JSON-RPC error envelope or a
- * google.rpc.Status body decides the class; otherwise the status does.
- */
-export function errorFromHttpStatus(res: HttpErrorResponse, ctx: ErrorContext): A2AError {
-  const retryAfterMs = parseRetryAfter(res.headers['retry-after']);
-  const http: { status: number; retryAfterMs?: number } = { status: res.status };
-  if (retryAfterMs !== undefined) http.retryAfterMs = retryAfterMs;
-
-  let body: unknown;
-  if (isJsonContentType(res.contentType) || /^\s*[{[]/.test(res.text)) {
-    try {
-      body = JSON.parse(res.text);
-    } catch {
-      body = undefined;
-    }
-  }
-  if (body !== null && typeof body === 'object') {
-    const rec = body as Record<string, unknown>;
-    // A JSON-RPC peer that also uses HTTP statuses for errors.
-    if (rec['jsonrpc'] === '2.0' && rec['error'] !== undefined) {
-      const e = JsonRpcErrorObjectSchema.safeParse(rec['error']);
-      if (e.success) return errorFromJsonRpc(e.data, ctx, http);
-    }
-    const status = RestErrorBodySchema.safeParse(body);
-    if (status.success) return errorFromRestStatus(status.data.error, res.status, ctx, http);
-    // application/problem+json (spec examples §6.4/§6.5): no reason, so the status decides.
-    if (typeof rec['title'] === 'string' || typeof rec['detail'] === 'string') {
-      const text = [rec['title'], rec['detail']].filter((x) => typeof x === 'string').join(': ');
-      return statusError(res, ctx, http, cleanText(text, ctx.secrets));
-    }
-  }
-  const snippet = res.text.trim() === '' ? '' : cleanText(res.text, ctx.secrets, 120);
-  return statusError(res, ctx, http, snippet);
-}
-
-function statusError(
-  res: HttpErrorResponse,
-  ctx: ErrorContext,
-  http: { status: number; retryAfterMs?: number },
-  text: string,
-): A2AError {
-  const after = http.retryAfterMs !== undefined ? ` (retry after ${http.retryAfterMs} ms)` : '';
-  const st = res.statusText ? ` ${cleanText(res.statusText, ctx.secrets, 60)}` : '';
-  const auth = AUTH_BY_STATUS.get(res.status);
-  const msg = `HTTP ${res.status}${st}${after}${text ? `: ${text}` : ''}${hintFor(auth)}${redirectNote(res, ctx)}`;
-  if (auth) return new auth(callPrefix(ctx) + msg, callDetails(ctx, http));
-  return new HttpStatusError(callPrefix(ctx) + msg, res.status, callDetails(ctx, http));
-}
-
-/** A 3xx is an answer, never followed: a redirect could point anywhere (outbound-policy.ts). */
-function redirectNote(res: HttpErrorResponse, ctx: ErrorContext): string {
-  if (res.status < 300 || res.status >= 400) return '';
-  const location = res.headers['location'];
-  const to = Array.isArray(location) ? location[0] : location;
-  let where = '';
-  try {
-    if (to) where = `; Location: ${displayUrl(new URL(to, ctx.url).toString())}`;
-  } catch {
-    where = '; Location: <invalid url>';
-  }
-  return ` (redirects are not followed${where})`;
-}
-
-function errorFromRestStatus(
-  e: { code?: number | undefined; status?: string | undefined; message?: string | undefined; details?: unknown[] | undefined },
-  httpStatus: number,
-  ctx: ErrorContext,
-  http: { status: number; retryAfterMs?: number },
-): A2AError {
-  const reason = errorInfoReason(e.details);
-  const message = cleanText(e.message ?? '', ctx.secrets);
-  const d = callDetails(ctx, http);
-  if (reason !== undefined) d.reason = reason;
-  const telling = reason !== undefined && !EMPTY_REASONS.has(reason) ? reason : undefined;
-  const byReason = readQuirks(telling !== undefined ? BY_REASON.get(telling) : undefined, message);
-  const head = `HTTP ${httpStatus}${e.status ? ` ${cleanText(e.status, ctx.secrets, 40)}` : ''}${reason ? ` ${reason}` : ''}`;
-  const text = `${head}${message ? `: ${message}` : ''}`;
-  if (byReason) return new byReason(callPrefix(ctx) + text + hintFor(byReason), d);
-  if (telling !== undefined) return new UnknownRemoteError(callPrefix(ctx) + `unrecognized error ${text}`, d);
-  const byStatus = readQuirks(BY_STATUS_WITHOUT_REASON.get(httpStatus) ?? (e.status ? BY_RPC_STATUS.get(e.status) : undefined), message);
-  if (byStatus) return new byStatus(callPrefix(ctx) + text + hintFor(byStatus), d);
-  if (httpStatus >= 200 && httpStatus < 300) return new UnknownRemoteError(callPrefix(ctx) + `error body with ${text}`, d);
-  return new HttpStatusError(callPrefix(ctx) + text, httpStatus, d);
-}
-
-/** An error object inside an HTTP+JSON stream (`event: error` or a frame with `error`). */
-export function errorFromRestStreamFrame(body: unknown, ctx: ErrorContext): A2AError | undefined {
-  const parsed = RestErrorBodySchema.safeParse(body);
-  if (!parsed.success) return undefined;
-  const status = parsed.data.error.code ?? 500;
-  return errorFromRestStatus(parsed.data.error, status, ctx, { status });
-}
-
-// --- Transport errors -------------------------------------------------------------------------
-
-const CONNECTION_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'EPIPE',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENETDOWN',
-  'ETIMEDOUT',
-  'ECONNABORTED',
-  'UND_ERR_SOCKET',
-  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
-  'UND_ERR_RESPONSE',
-]);
-
-function errCode(err: unknown): string | undefined {
-  if (err === null || typeof err !== 'object') return undefined;
-  const code = (err as { code?: unknown }).code;
-  if (typeof code === 'string') return code;
-  // undici wraps connect failures in AggregateError (IPv4 + IPv6 attempts) or a `cause`.
-  const errors = (err as { errors?: unknown }).errors;
-  if (Array.isArray(errors)) for (const e of errors) { const c = errCode(e); if (c) return c; }
-  const cause = (err as { cause?: unknown }).cause;
-  return cause !== undefined && cause !== err ? errCode(cause) : undefined;
-}
-
-export interface AbortState {
-  /** Our own per-call deadline fired. */
-  timedOut?: boolean;
-  timeoutMs?: number;
-  /** The caller's signal fired. */
-  aborted?: boolean;
-}
-
-/**
- * Anything thrown while sending a request or reading a response. A2AErrors pass through, so
- * every binding can funnel its failures through here.
- */
-export function toA2AError(err: unknown, ctx: ErrorContext, abort: AbortState = {}): A2AError {
-  if (err instanceof A2AError) return err;
-  const refusal = refusalIn(err);
-  if (refusal) return new AddressRefusedError(callPrefix(ctx) + `not connecting: ${refusal.message}`, callDetails(ctx));
-  if (abort.timedOut) {
-    return new TimeoutError(callPrefix(ctx) + `call timed out after ${abort.timeoutMs ?? '?'} ms`, 'call', callDetails(ctx, { cause: err }));
-  }
-  if (abort.aborted) return new AbortedError(callPrefix(ctx) + 'aborted by the caller', callDetails(ctx, { cause: err }));
-  if (err instanceof SseReadError) {
-    switch (err.kind) {
-      case 'idle':
-        return new TimeoutError(callPrefix(ctx) + err.message, 'idle', callDetails(ctx));
-      case 'aborted':
-        return new AbortedError(callPrefix(ctx) + 'stream aborted by the caller', callDetails(ctx));
-      case 'frame-too-large':
-      case 'stream-too-large':
-        return invalidResponse(ctx, err.message);
-      case 'truncated':
-        return new ConnectionError(callPrefix(ctx) + err.message, callDetails(ctx, { errno: 'SSE_TRUNCATED' }));
-    }
-  }
-  const code = errCode(err);
-  const text = err instanceof Error ? err.message : String(err);
-  const raw = cleanText(text.replace(/^\w*Error: /, ''), ctx.secrets, 200);
-  switch (code) {
-    case 'ERR_INVALID_URL':
-    case 'UND_ERR_INVALID_ARG':
-      // Our request could not be built (bad URL in the card, bad header value): no retry helps.
-      return invalidParams(ctx, `request not sent: ${raw}`);
-    case 'UND_ERR_CONNECT_TIMEOUT':
-      return new TimeoutError(callPrefix(ctx) + 'connect timed out', 'connect', callDetails(ctx, { cause: err }));
-    case 'UND_ERR_HEADERS_TIMEOUT':
-      return new TimeoutError(callPrefix(ctx) + 'timed out waiting for response headers', 'headers', callDetails(ctx, { cause: err }));
-    case 'UND_ERR_BODY_TIMEOUT':
-      return new TimeoutError(callPrefix(ctx) + 'timed out waiting for the response body', 'body', callDetails(ctx, { cause: err }));
-    case 'UND_ERR_ABORTED':
-    case 'ABORT_ERR':
-    case 'UND_ERR_DESTROYED':
-    case 'UND_ERR_CLOSED':
-      return new AbortedError(callPrefix(ctx) + `request aborted (${raw})`, callDetails(ctx, { cause: err }));
-    case 'HPE_INVALID_CONSTANT':
-    case 'HPE_INVALID_HEADER_TOKEN':
-    case 'HPE_INVALID_CHUNK_SIZE':
-    case 'HPE_INVALID_STATUS':
-    case 'HPE_INVALID_VERSION':
-    case 'HPE_INVALID_CONTENT_LENGTH':
-    case 'HPE_UNEXPECTED_CONTENT_LENGTH':
-      return invalidResponse(ctx, `malformed HTTP response (${code}: ${raw})`, { cause: err });
-    default:
-      // System errno codes (E + capitals) and undici socket-level codes are network trouble.
-      if (code !== undefined && (CONNECTION_CODES.has(code) || code.startsWith('UND_ERR_') || /^E[A-Z]+$/.test(code))) {
-        return new ConnectionError(callPrefix(ctx) + `connection failed (${code}: ${raw})`, callDetails(ctx, { cause: err, errno: code }));
-      }
-      if (err instanceof Error && err.name === 'AbortError') {
-        return new AbortedError(callPrefix(ctx) + 'request aborted', callDetails(ctx, { cause: err }));
-      }
-      return new ConnectionError(callPrefix(ctx) + `request failed (${raw})`, callDetails(ctx, { cause: err, ...(code ? { errno: code } : {}) }));
-  }
 }
