@@ -13,10 +13,10 @@ import {
 } from '@temporalio/client';
 import {
   AgentCard as SdkAgentCard,
-  ListTasksRequest as SdkListTasksRequest,
   SendMessageRequest as SdkSendMessageRequest,
   StreamResponse as SdkStreamResponse,
   Task as SdkTask,
+  type ListTasksRequest as SdkListTasksRequest,
   type Message as SdkMessage,
   type TaskPushNotificationConfig as SdkPushConfig,
   type GetTaskPushNotificationConfigRequest as SdkGetPushConfigRequest,
@@ -29,22 +29,22 @@ import type {
 } from '@a2a-js/sdk/server';
 import {
   PushNotificationNotSupportedError,
-  RequestMalformedError,
   TaskNotCancelableError,
   TaskNotFoundError,
   UnsupportedOperationError,
 } from '@a2a-js/sdk/errors';
 import { z } from 'zod';
-import { AuthenticationInfoSchema, SendMessageParamsSchema, TaskStateSchema, isInterrupted, isTerminal, type AgentCard, type Message, type Task, type TaskState } from '../../a2a/schema';
-import { explainIssues } from '../../a2a/validate';
+import { AuthenticationInfoSchema, SendMessageParamsSchema, isInterrupted, isTerminal, type AgentCard, type Message, type Task, type TaskState } from '../../a2a/schema';
 import { PlanWorkflow } from '../../workflows/plan/workflow';
 import { createPushConfigUpdate, deletePushConfigUpdate, pushConfigsQuery, upstreamMessageUpdate, type PlanA2aInput, type UpstreamPushConfig } from '../../workflows/plan/messages';
 import { webhookUrlProblem } from '../../a2a/webhook-url';
 import { outboundPolicy } from '../../a2a/outbound-policy';
 import { openSecrets, sealSecrets } from '../../a2a/sealed-credentials';
 import { A2aTaskState, PlanId, PlannerWaitingOn, PlannerWaitingSince } from '../../workflows/search-attributes';
+import { listCallerTasks } from './list-tasks';
+import { ConfigIdSchema, HistoryLengthSchema, IdSchema, invalidParams, parseParams } from './params';
 import { PlanSelectionError, selectPlan, type PlanSkill } from './plans';
-import { TaskLookupError, contextIdFor, contextPrefix, followTask, principalPrefix, readTask, readTaskSoon, statusOf, taskIdFor, trimHistory, type Frame, type TaskRead } from './tasks';
+import { TaskLookupError, contextIdFor, followTask, readTask, readTaskSoon, statusOf, taskIdFor, trimHistory, type Frame, type TaskRead } from './tasks';
 
 /**
  * The HTTP request being served (set by the router): its abort signal (a stream stops following
@@ -68,71 +68,7 @@ export interface HandlerOptions {
   webhookSecret?: string;
 }
 
-/** -32602 / HTTP 400 naming the field: the zod issue's path under the request. */
-function malformed(error: z.ZodError, data: unknown, prefix = ''): RequestMalformedError {
-  const parts = error.issues.map((issue) => {
-    const p = explainIssues([issue], data);
-    return `${[prefix, p.path].filter(Boolean).join('.') || '(params)'}: ${p.detail}`;
-  });
-  return new RequestMalformedError(`Invalid params: ${parts.join('; ')}`);
-}
-
-function parse<S extends z.ZodType>(schema: S, data: unknown, prefix = ''): z.output<S> {
-  const r = schema.safeParse(data);
-  if (!r.success) throw malformed(r.error, data, prefix);
-  return r.data;
-}
-
-const IdSchema = z.string().min(1, 'a task id is required');
-const HistoryLength = z.number().int().min(0).optional();
-const GetTaskParams = z.object({ id: IdSchema, historyLength: HistoryLength });
-const ListTasksParams = z.object({
-  contextId: z.string().optional(),
-  status: TaskStateSchema.optional(),
-  pageSize: z.number().int().min(1, 'pageSize must be between 1 and 100').max(100, 'pageSize must be between 1 and 100').optional(),
-  pageToken: z.string().optional(),
-  historyLength: HistoryLength,
-  statusTimestampAfter: z.iso.datetime({ offset: true }).optional(),
-  includeArtifacts: z.boolean().optional(),
-});
-
-/** ListTasks reads at most this many matching tasks to sort them (a caller with more sees the newest of these). */
-const LIST_SCAN_LIMIT = 10_000;
-
-function parsePageToken(token: string): { at: number; id: string } {
-  try {
-    const v = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as unknown;
-    if (Array.isArray(v) && typeof v[0] === 'number' && typeof v[1] === 'string') return { at: v[0], id: v[1] };
-  } catch {
-    // falls through to the error below
-  }
-  throw new RequestMalformedError({ message: 'Invalid params: pageToken: not a token this server gave' });
-}
-
-/** ListTasks' order: the newest time first, ties by id. */
-const newestFirst =
-  <T extends { id: string }>(at: (x: T) => number) =>
-  (a: T, b: T): number =>
-    at(b) - at(a) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-
-/** A task as ListTasks found it in visibility. */
-interface Listed {
-  id: string;
-  at: number;
-  state?: string;
-  contextId?: unknown;
-}
-
-/** The task from visibility alone (its query went unanswered): id, context, state and time; the reason in its metadata. */
-function listedOnly(e: Listed, err: unknown): Task {
-  const state = TaskStateSchema.safeParse(e.state);
-  return {
-    id: e.id,
-    contextId: typeof e.contextId === 'string' ? e.contextId : '',
-    status: { state: state.success ? state.data : 'TASK_STATE_UNSPECIFIED', timestamp: new Date(e.at).toISOString() },
-    metadata: { planner: { stateUnreadable: `only the listing's record: the plan's state could not be read (${err instanceof Error ? err.message : String(err)})` } },
-  };
-}
+const GetTaskParams = z.object({ id: IdSchema, historyLength: HistoryLengthSchema });
 
 const toSdkTask = (t: Task) => SdkTask.fromJSON(t);
 const toSdkFrame = (f: Frame) => SdkStreamResponse.fromJSON(f);
@@ -193,7 +129,7 @@ export class PlannerRequestHandler implements A2ARequestHandler {
     try {
       run = selectPlan(message, metadata, { skills: this.o.skills(), agentUrls: this.o.agentUrls });
     } catch (e) {
-      if (e instanceof PlanSelectionError) throw new RequestMalformedError({ message: `Invalid params: ${e.message}` });
+      if (e instanceof PlanSelectionError) throw invalidParams(e.message);
       throw e;
     }
     const upstream: Message = { ...message, taskId, contextId };
@@ -227,7 +163,7 @@ export class PlannerRequestHandler implements A2ARequestHandler {
     const taskId = message.taskId!;
     const read = await this.read(taskId);
     if (message.contextId !== undefined && message.contextId !== read.task.contextId) {
-      throw new RequestMalformedError({ message: `Invalid params: message.contextId: ${message.contextId} is not the context of task ${taskId} (${read.task.contextId})` });
+      throw invalidParams(`message.contextId: ${message.contextId} is not the context of task ${taskId} (${read.task.contextId})`);
     }
     const state = read.task.status.state;
     if (isTerminal(state)) {
@@ -245,7 +181,7 @@ export class PlannerRequestHandler implements A2ARequestHandler {
         if (why.includes('NotWaitingOnInput')) {
           throw new UnsupportedOperationError({ message: `Task ${taskId} is not waiting on input (it is ${state}); nothing to answer. ${state === 'TASK_STATE_AUTH_REQUIRED' ? 'The authorization it waits for travels outside A2A; it resumes by itself.' : ''}`.trim() });
         }
-        throw new RequestMalformedError({ message: `Invalid params: message: ${why}` });
+        throw invalidParams(`message: ${why}`);
       }
       throw err;
     }
@@ -263,9 +199,9 @@ export class PlannerRequestHandler implements A2ARequestHandler {
   }
 
   async sendMessage(params: SdkSendMessageRequest, _ctx: ServerCallContext): Promise<SdkMessage | ReturnType<typeof toSdkTask>> {
-    const req = parse(SendMessageParamsSchema, SdkSendMessageRequest.toJSON(params));
+    const req = parseParams(SendMessageParamsSchema, SdkSendMessageRequest.toJSON(params));
     const { message, configuration } = req;
-    if (message.role !== 'ROLE_USER') throw new RequestMalformedError({ message: 'Invalid params: message.role: a client message has role ROLE_USER' });
+    if (message.role !== 'ROLE_USER') throw invalidParams('message.role: a client message has role ROLE_USER');
     const historyLength = configuration?.historyLength;
     const push = configuration?.taskPushNotificationConfig;
     if (message.taskId) {
@@ -287,9 +223,9 @@ export class PlannerRequestHandler implements A2ARequestHandler {
   }
 
   async *sendMessageStream(params: SdkSendMessageRequest, _ctx: ServerCallContext) {
-    const req = parse(SendMessageParamsSchema, SdkSendMessageRequest.toJSON(params));
+    const req = parseParams(SendMessageParamsSchema, SdkSendMessageRequest.toJSON(params));
     const { message } = req;
-    if (message.role !== 'ROLE_USER') throw new RequestMalformedError({ message: 'Invalid params: message.role: a client message has role ROLE_USER' });
+    if (message.role !== 'ROLE_USER') throw invalidParams('message.role: a client message has role ROLE_USER');
     // SendStreamingMessage closes after INPUT_REQUIRED (the caller answers with a new message, §11.7)
     // and stays open through AUTH_REQUIRED (the task resumes by itself, §7.6.1).
     const stopAt = (s: TaskState) => s === 'TASK_STATE_INPUT_REQUIRED';
@@ -310,12 +246,12 @@ export class PlannerRequestHandler implements A2ARequestHandler {
   }
 
   async getTask(params: { id: string; historyLength?: number }, _ctx: ServerCallContext) {
-    const p = parse(GetTaskParams, { id: params.id, historyLength: params.historyLength });
+    const p = parseParams(GetTaskParams, { id: params.id, historyLength: params.historyLength });
     return toSdkTask(trimHistory((await this.read(p.id)).task, p.historyLength));
   }
 
   async cancelTask(params: { id: string }, _ctx: ServerCallContext) {
-    const id = parse(IdSchema, params.id, 'id');
+    const id = parseParams(IdSchema, params.id, 'id');
     const read = await this.read(id);
     if (isTerminal(read.task.status.state)) {
       throw new TaskNotCancelableError({ message: `Task ${id} is ${read.task.status.state}: a task in a terminal state cannot be cancelled` });
@@ -329,7 +265,7 @@ export class PlannerRequestHandler implements A2ARequestHandler {
   }
 
   async *resubscribe(params: { id: string }, _ctx: ServerCallContext) {
-    const id = parse(IdSchema, params.id, 'id');
+    const id = parseParams(IdSchema, params.id, 'id');
     const read = await this.read(id);
     if (isTerminal(read.task.status.state)) {
       throw new UnsupportedOperationError({ message: `Task ${id} is ${read.task.status.state}: a terminal task cannot be subscribed to; use GetTask` });
@@ -339,50 +275,7 @@ export class PlannerRequestHandler implements A2ARequestHandler {
   }
 
   async listTasks(params: SdkListTasksRequest, _ctx: ServerCallContext) {
-    const wire = SdkListTasksRequest.toJSON(params) as Record<string, unknown>;
-    const p = parse(ListTasksParams, { ...wire, status: wire.status === 'TASK_STATE_UNSPECIFIED' ? undefined : wire.status, contextId: wire.contextId || undefined, pageToken: wire.pageToken || undefined });
-    const principal = this.principal();
-    // Only the caller's tasks (their ids carry its principal), filtered by visibility.
-    const clauses = [`WorkflowType = '${PlanWorkflow.name}'`, `${A2aTaskState.name} IS NOT NULL`, `WorkflowId STARTS_WITH '${principalPrefix(principal)}'`];
-    if (p.contextId) clauses.push(`WorkflowId STARTS_WITH '${contextPrefix(principal, p.contextId)}'`);
-    if (p.status) clauses.push(`${A2aTaskState.name} = '${p.status}'`);
-    if (p.statusTimestampAfter) clauses.push(`${PlannerWaitingSince.name} > '${new Date(p.statusTimestampAfter).toISOString()}'`);
-    const pageSize = p.pageSize ?? 50;
-    const after = p.pageToken ? parsePageToken(p.pageToken) : undefined;
-    // Newest status first (§3.1.4). SQL visibility cannot ORDER BY a search attribute, so the
-    // matching tasks' (status time, id) pairs are read and sorted here; the page token is the last
-    // pair given, so pages neither repeat nor skip a task that keeps its place.
-    const entries: Listed[] = [];
-    for await (const info of this.client.workflow.list({ query: clauses.join(' AND '), pageSize: 1000 })) {
-      const at = info.typedSearchAttributes.get(PlannerWaitingSince);
-      entries.push({ id: info.workflowId, at: at ? at.getTime() : 0, state: info.typedSearchAttributes.get(A2aTaskState), contextId: info.memo?.a2aContextId });
-      if (entries.length >= LIST_SCAN_LIMIT) break;
-    }
-    entries.sort(newestFirst((e) => e.at));
-    const from = after ? entries.findIndex((e) => e.at < after.at || (e.at === after.at && e.id > after.id)) : 0;
-    const page = from < 0 ? [] : entries.slice(from, from + pageSize);
-    // A task gone since the listing (retention) is left out. One whose state cannot be read now (no
-    // worker answers its query) is listed as visibility knows it, saying so: one stuck plan must
-    // neither fail the caller's list nor vanish from it.
-    const tasks = await Promise.all(
-      page.map(async (e) => {
-        try {
-          const { artifacts, ...rest } = trimHistory((await readTask(this.client, e.id, principal)).task, p.historyLength);
-          return toSdkTask(p.includeArtifacts ? { ...rest, artifacts: artifacts ?? [] } : rest);
-        } catch (err) {
-          if (err instanceof TaskLookupError && err.kind === 'not-found') return undefined;
-          return toSdkTask(listedOnly(e, err));
-        }
-      }),
-    ).then((all) => all.filter((t) => t !== undefined));
-    // Visibility lags the plans a little: a task that moved since its record was written shows a
-    // newer time than the record it was placed by. The page is ordered by the times it shows, so a
-    // response never contradicts itself; the token stays on the records' keys.
-    tasks.sort(newestFirst((t) => Date.parse(t.status?.timestamp ?? '') || 0));
-    const last = page.at(-1);
-    const more = from >= 0 && from + pageSize < entries.length;
-    const token = more && last ? Buffer.from(JSON.stringify([last.at, last.id])).toString('base64url') : '';
-    return { tasks, nextPageToken: token, pageSize, totalSize: entries.length };
+    return listCallerTasks(this.client, this.principal(), params);
   }
 
   // Push notifications for upstream callers (§3.1.7–§3.1.10): the configs live in the plan (an
@@ -423,7 +316,7 @@ export class PlannerRequestHandler implements A2ARequestHandler {
       if (err instanceof WorkflowNotFoundError) throw new UnsupportedOperationError({ message: `Task ${taskId} has ended: there is nothing more to notify` });
       if (err instanceof WorkflowUpdateFailedError) {
         const why = err.cause?.message ?? err.message;
-        if (why.includes('InvalidPushConfig: ')) throw new RequestMalformedError({ message: `Invalid params: ${why.slice(why.indexOf('InvalidPushConfig: ') + 19)}` });
+        if (why.includes('InvalidPushConfig: ')) throw invalidParams(`${why.slice(why.indexOf('InvalidPushConfig: ') + 19)}`);
       }
       if (/not registered|no registered handler|update type/i.test(String((err as Error).message) + String((err as { cause?: Error }).cause?.message ?? ''))) {
         throw new UnsupportedOperationError({ message: `Task ${taskId} was started before this planner delivered push notifications; use SubscribeToTask or GetTask` });
@@ -448,7 +341,7 @@ export class PlannerRequestHandler implements A2ARequestHandler {
 
   async createTaskPushNotificationConfig(params: SdkPushConfig): Promise<SdkPushConfig> {
     this.pushOffered();
-    const taskId = parse(IdSchema, params.taskId, 'taskId');
+    const taskId = parseParams(IdSchema, params.taskId, 'taskId');
     const input: PushInput = { url: params.url, ...(params.token ? { token: params.token } : {}), ...(params.authentication ? { authentication: params.authentication } : {}) };
     checkPushConfig(input, '');
     const read = await this.read(taskId);
@@ -460,8 +353,8 @@ export class PlannerRequestHandler implements A2ARequestHandler {
 
   async getTaskPushNotificationConfig(params: SdkGetPushConfigRequest): Promise<SdkPushConfig> {
     this.pushOffered();
-    const taskId = parse(IdSchema, params.taskId, 'taskId');
-    const id = parse(z.string().min(1, 'a config id is required'), params.id, 'id');
+    const taskId = parseParams(IdSchema, params.taskId, 'taskId');
+    const id = parseParams(ConfigIdSchema, params.id, 'id');
     const read = await this.read(taskId);
     const found = (await this.pushConfigs(read, taskId)).find((c) => c.id === id);
     if (!found) throw new TaskNotFoundError({ message: `Push notification config ${id} not found on task ${taskId}` });
@@ -470,7 +363,7 @@ export class PlannerRequestHandler implements A2ARequestHandler {
 
   async listTaskPushNotificationConfigs(params: SdkListPushConfigsRequest) {
     this.pushOffered();
-    const taskId = parse(IdSchema, params.taskId, 'taskId');
+    const taskId = parseParams(IdSchema, params.taskId, 'taskId');
     const read = await this.read(taskId);
     // A task has a handful of configs: one page holds them all.
     return { configs: (await this.pushConfigs(read, taskId)).map((c) => this.toSdkPushConfig(taskId, c)), nextPageToken: '' };
@@ -478,8 +371,8 @@ export class PlannerRequestHandler implements A2ARequestHandler {
 
   async deleteTaskPushNotificationConfig(params: SdkDeletePushConfigRequest): Promise<void> {
     this.pushOffered();
-    const taskId = parse(IdSchema, params.taskId, 'taskId');
-    const id = parse(z.string().min(1, 'a config id is required'), params.id, 'id');
+    const taskId = parseParams(IdSchema, params.taskId, 'taskId');
+    const id = parseParams(ConfigIdSchema, params.id, 'id');
     const read = await this.read(taskId);
     // Idempotent (§3.1.10): an ended task's configs ended with it; an unknown id is already gone.
     if (read.closed) return;
@@ -507,6 +400,6 @@ function pushConfigProblem(c: PushInput): string | undefined {
 /** -32602 naming the field of a webhook the planner will not call. */
 function checkPushConfig(c: PushInput, prefix: string): void {
   const problem = pushConfigProblem(c);
-  if (problem) throw new RequestMalformedError({ message: `Invalid params: ${prefix ? `${prefix}.` : ''}${problem}` });
+  if (problem) throw invalidParams(`${prefix ? `${prefix}.` : ''}${problem}`);
 }
 
