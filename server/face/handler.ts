@@ -1,49 +1,35 @@
 // The planner's A2ARequestHandler: @a2a-js/sdk's JSON-RPC and REST transports (version checks,
 // error mapping, SSE framing) call it, and it serves every method from Temporal: a task is a
 // PlanWorkflow, read by query and followed by its history. Nothing lives in this process: any
-// replica serves any task. Requests are checked with the project's zod schemas (a2a/schema.ts)
-// after the SDK's codecs have read them, and answers are built in wire form and handed back
-// through the same codecs.
+// replica serves any task. Like a2a-js's DefaultRequestHandler it is the method dispatch and
+// delegates the rest: reading and following tasks to tasks.ts (Temporal is the task store),
+// ListTasks to list-tasks.ts, push configs to push-configs.ts, params checks to params.ts.
+// Answers are built in wire form and handed back through the SDK's codecs.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import {
-  WorkflowExecutionAlreadyStartedError,
-  WorkflowNotFoundError,
-  WorkflowUpdateFailedError,
-  type Client,
-} from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import {
   AgentCard as SdkAgentCard,
   SendMessageRequest as SdkSendMessageRequest,
   StreamResponse as SdkStreamResponse,
   Task as SdkTask,
   type ListTasksRequest as SdkListTasksRequest,
-  type Message as SdkMessage,
   type TaskPushNotificationConfig as SdkPushConfig,
   type GetTaskPushNotificationConfigRequest as SdkGetPushConfigRequest,
   type ListTaskPushNotificationConfigsRequest as SdkListPushConfigsRequest,
   type DeleteTaskPushNotificationConfigRequest as SdkDeletePushConfigRequest,
 } from '@a2a-js/sdk';
-import type {
-  A2ARequestHandler,
-  ServerCallContext,
-} from '@a2a-js/sdk/server';
-import {
-  PushNotificationNotSupportedError,
-  TaskNotCancelableError,
-  TaskNotFoundError,
-  UnsupportedOperationError,
-} from '@a2a-js/sdk/errors';
+import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
+import { TaskNotCancelableError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import { z } from 'zod';
-import { AuthenticationInfoSchema, SendMessageParamsSchema, isInterrupted, isTerminal, type AgentCard, type Message, type Task, type TaskState } from '../../a2a/schema';
+import { SendMessageParamsSchema, isInterrupted, isTerminal, type AgentCard, type Message, type Task, type TaskState } from '../../a2a/schema';
 import { PlanWorkflow } from '../../workflows/plan/workflow';
-import { createPushConfigUpdate, deletePushConfigUpdate, pushConfigsQuery, upstreamMessageUpdate, type PlanA2aInput, type UpstreamPushConfig } from '../../workflows/plan/messages';
-import { webhookUrlProblem } from '../../a2a/webhook-url';
-import { outboundPolicy } from '../../a2a/outbound-policy';
-import { openSecrets, sealSecrets } from '../../a2a/sealed-credentials';
+import { PlanUpdateRefusal, upstreamMessageUpdate, type PlanA2aInput } from '../../workflows/plan/messages';
 import { A2aTaskState, PlanId, PlannerWaitingOn, PlannerWaitingSince } from '../../workflows/search-attributes';
 import { listCallerTasks } from './list-tasks';
 import { ConfigIdSchema, HistoryLengthSchema, IdSchema, invalidParams, parseParams } from './params';
+import { refusedAs } from './plan-refusals';
 import { PlanSelectionError, selectPlan, type PlanSkill } from './plans';
+import { PushConfigs, type SealedPushConfig } from './push-configs';
 import { TaskLookupError, contextIdFor, followTask, readTask, readTaskSoon, statusOf, taskIdFor, trimHistory, type Frame, type TaskRead } from './tasks';
 
 /**
@@ -81,10 +67,14 @@ function lookupError(err: unknown): unknown {
 }
 
 export class PlannerRequestHandler implements A2ARequestHandler {
-  constructor(private readonly o: HandlerOptions) {}
+  private readonly push: PushConfigs;
+
+  constructor(private readonly options: HandlerOptions) {
+    this.push = new PushConfigs(options.client, options.webhookSecret);
+  }
 
   private get client(): Client {
-    return this.o.client;
+    return this.options.client;
   }
 
   private signal(): AbortSignal | undefined {
@@ -103,7 +93,7 @@ export class PlannerRequestHandler implements A2ARequestHandler {
   }
 
   async getAgentCard() {
-    return SdkAgentCard.fromJSON(this.o.card());
+    return SdkAgentCard.fromJSON(this.options.card());
   }
 
   async getAuthenticatedExtendedAgentCard(): Promise<never> {
@@ -119,24 +109,22 @@ export class PlannerRequestHandler implements A2ARequestHandler {
   }
 
   /** Starts the plan a first message asks for; a retry with the same messageId finds the same plan. */
-  private async start(message: Message, metadata: Record<string, unknown> | undefined, push: PushInput | undefined): Promise<{ taskId: string; contextId: string; upstream: Message }> {
+  private async start(message: Message, metadata: Record<string, unknown> | undefined, push: SealedPushConfig | undefined): Promise<{ taskId: string; contextId: string; upstream: Message }> {
     const contextId = message.contextId ?? contextIdFor(message.messageId);
     const principal = this.principal();
     const taskId = taskIdFor(principal, contextId, message.messageId);
-    if (push) checkPushConfig(push, 'configuration.taskPushNotificationConfig');
-    const sealed = push ? this.seal(push) : undefined;
     let run;
     try {
-      run = selectPlan(message, metadata, { skills: this.o.skills(), agentUrls: this.o.agentUrls });
+      run = selectPlan(message, metadata, { skills: this.options.skills(), agentUrls: this.options.agentUrls });
     } catch (e) {
       if (e instanceof PlanSelectionError) throw invalidParams(e.message);
       throw e;
     }
     const upstream: Message = { ...message, taskId, contextId };
-    const a2a: PlanA2aInput = { contextId, message: upstream, ...(sealed ? { pushConfigs: [sealed] } : {}) };
+    const a2a: PlanA2aInput = { contextId, message: upstream, ...(push ? { pushConfigs: [push] } : {}) };
     try {
       await this.client.workflow.start(PlanWorkflow, {
-        taskQueue: this.o.taskQueue,
+        taskQueue: this.options.taskQueue,
         workflowId: taskId,
         // Temporal's id uniqueness is the duplicate check: the same messageId never starts a second plan,
         // not even after the first has closed.
@@ -176,13 +164,10 @@ export class PlannerRequestHandler implements A2ARequestHandler {
       return { taskId, historyIndex: r.historyIndex, read };
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) throw new UnsupportedOperationError({ message: `Task ${taskId} has ended: it takes no more messages` });
-      if (err instanceof WorkflowUpdateFailedError) {
-        const why = err.cause?.message ?? err.message;
-        if (why.includes('NotWaitingOnInput')) {
-          throw new UnsupportedOperationError({ message: `Task ${taskId} is not waiting on input (it is ${state}); nothing to answer. ${state === 'TASK_STATE_AUTH_REQUIRED' ? 'The authorization it waits for travels outside A2A; it resumes by itself.' : ''}`.trim() });
-        }
-        throw invalidParams(`message: ${why}`);
+      if (refusedAs(err, PlanUpdateRefusal.NotWaitingOnInput)) {
+        throw new UnsupportedOperationError({ message: `Task ${taskId} is not waiting on input (it is ${state}); nothing to answer. ${state === 'TASK_STATE_AUTH_REQUIRED' ? 'The authorization it waits for travels outside A2A; it resumes by itself.' : ''}`.trim() });
       }
+      if (refusedAs(err, PlanUpdateRefusal.InvalidMessage)) throw invalidParams(`message: ${err.cause.message}`);
       throw err;
     }
   }
@@ -198,19 +183,16 @@ export class PlannerRequestHandler implements A2ARequestHandler {
     return (last ?? (await readTaskSoon(this.client, taskId, this.principal()))).task;
   }
 
-  async sendMessage(params: SdkSendMessageRequest, _ctx: ServerCallContext): Promise<SdkMessage | ReturnType<typeof toSdkTask>> {
+  async sendMessage(params: SdkSendMessageRequest, _ctx: ServerCallContext) {
     const req = parseParams(SendMessageParamsSchema, SdkSendMessageRequest.toJSON(params));
     const { message, configuration } = req;
     if (message.role !== 'ROLE_USER') throw invalidParams('message.role: a client message has role ROLE_USER');
     const historyLength = configuration?.historyLength;
-    const push = configuration?.taskPushNotificationConfig;
+    const inline = configuration?.taskPushNotificationConfig;
+    const push = inline ? this.push.accept(inline, 'configuration.taskPushNotificationConfig') : undefined;
     if (message.taskId) {
-      if (push) {
-        checkPushConfig(push, 'configuration.taskPushNotificationConfig');
-        this.pushOffered();
-      }
       const { taskId, historyIndex } = await this.deliver(message);
-      if (push) await this.addPushConfig(taskId, push);
+      if (push) await this.push.create(taskId, push);
       if (configuration?.returnImmediately) return toSdkTask(trimHistory((await this.read(taskId)).task, historyLength));
       return toSdkTask(trimHistory(await this.settled(taskId, historyIndex), historyLength));
     }
@@ -229,14 +211,11 @@ export class PlannerRequestHandler implements A2ARequestHandler {
     // SendStreamingMessage closes after INPUT_REQUIRED (the caller answers with a new message, §11.7)
     // and stays open through AUTH_REQUIRED (the task resumes by itself, §7.6.1).
     const stopAt = (s: TaskState) => s === 'TASK_STATE_INPUT_REQUIRED';
-    const push = req.configuration?.taskPushNotificationConfig;
+    const inline = req.configuration?.taskPushNotificationConfig;
+    const push = inline ? this.push.accept(inline, 'configuration.taskPushNotificationConfig') : undefined;
     if (message.taskId) {
-      if (push) {
-        checkPushConfig(push, 'configuration.taskPushNotificationConfig');
-        this.pushOffered();
-      }
       const { taskId } = await this.deliver(message);
-      if (push) await this.addPushConfig(taskId, push);
+      if (push) await this.push.create(taskId, push);
       for await (const f of this.follow(taskId, { snapshot: true, stopAt, signal: this.signal() })) yield toSdkFrame(f);
       return;
     }
@@ -258,7 +237,7 @@ export class PlannerRequestHandler implements A2ARequestHandler {
     }
     await this.client.workflow.getHandle(id).cancel();
     // The plan cancels its steps, which cancel the agents' tasks; then it records CANCELED.
-    const abort = AbortSignal.any([AbortSignal.timeout(this.o.cancelWaitMs ?? 30_000), ...(this.signal() ? [this.signal()!] : [])]);
+    const abort = AbortSignal.any([AbortSignal.timeout(this.options.cancelWaitMs ?? 30_000), ...(this.signal() ? [this.signal()!] : [])]);
     let last: TaskRead = read;
     for await (const f of this.follow(id, { signal: abort, onRead: (r) => (last = r) })) void f;
     return toSdkTask(last.task);
@@ -278,128 +257,43 @@ export class PlannerRequestHandler implements A2ARequestHandler {
     return listCallerTasks(this.client, this.principal(), params);
   }
 
-  // Push notifications for upstream callers (§3.1.7–§3.1.10): the configs live in the plan (an
-  // update per create and delete, read by query), which delivers every later status and artifact.
-
-  /** The config as the plan keeps it: its secrets sealed. */
-  private seal(c: PushInput): Omit<UpstreamPushConfig, 'id'> {
-    const secret = this.o.webhookSecret;
-    if (!secret) {
-      throw new PushNotificationNotSupportedError({ message: 'This planner does not offer push notifications (capabilities.pushNotifications is false: PLANNER_WEBHOOK_SECRET is not set); use SubscribeToTask or GetTask' });
-    }
-    const token = c.token || undefined;
-    const credentials = c.authentication?.credentials || undefined;
-    return {
-      url: c.url,
-      ...(c.authentication ? { scheme: c.authentication.scheme } : {}),
-      ...(token || credentials ? { sealed: sealSecrets(secret, { ...(token ? { token } : {}), ...(credentials ? { credentials } : {}) }) } : {}),
-    };
-  }
-
-  private toSdkPushConfig(taskId: string, c: UpstreamPushConfig): SdkPushConfig {
-    const secrets = c.sealed && this.o.webhookSecret ? openSecrets(this.o.webhookSecret, c.sealed) : {};
-    return {
-      tenant: '',
-      id: c.id,
-      taskId,
-      url: c.url,
-      token: secrets.token ?? '',
-      authentication: c.scheme ? { scheme: c.scheme, credentials: secrets.credentials ?? '' } : undefined,
-    };
-  }
-
-  private async addPushConfig(taskId: string, c: PushInput): Promise<UpstreamPushConfig> {
-    const sealed = this.seal(c);
-    try {
-      return await this.client.workflow.getHandle(taskId).executeUpdate(createPushConfigUpdate, { args: [sealed] });
-    } catch (err) {
-      if (err instanceof WorkflowNotFoundError) throw new UnsupportedOperationError({ message: `Task ${taskId} has ended: there is nothing more to notify` });
-      if (err instanceof WorkflowUpdateFailedError) {
-        const why = err.cause?.message ?? err.message;
-        if (why.includes('InvalidPushConfig: ')) throw invalidParams(`${why.slice(why.indexOf('InvalidPushConfig: ') + 19)}`);
-      }
-      if (/not registered|no registered handler|update type/i.test(String((err as Error).message) + String((err as { cause?: Error }).cause?.message ?? ''))) {
-        throw new UnsupportedOperationError({ message: `Task ${taskId} was started before this planner delivered push notifications; use SubscribeToTask or GetTask` });
-      }
-      throw err;
-    }
-  }
-
-  /** The task's configs ([] for a plan started before push support). */
-  private async pushConfigs(read: TaskRead, taskId: string): Promise<UpstreamPushConfig[]> {
-    try {
-      return await this.client.workflow.getHandle(taskId, read.runId).query(pushConfigsQuery);
-    } catch (err) {
-      if (/not registered|unknown query|did not register/i.test((err as Error).message)) return [];
-      throw err;
-    }
-  }
-
-  private pushOffered(): void {
-    this.seal({ url: 'http://unused.invalid/' });
-  }
+  // Push notifications for upstream callers (§3.1.7–§3.1.10): the configs live in the plan, which
+  // delivers every later status and artifact to them (push-configs.ts).
 
   async createTaskPushNotificationConfig(params: SdkPushConfig): Promise<SdkPushConfig> {
-    this.pushOffered();
+    this.push.requireOffered();
     const taskId = parseParams(IdSchema, params.taskId, 'taskId');
-    const input: PushInput = { url: params.url, ...(params.token ? { token: params.token } : {}), ...(params.authentication ? { authentication: params.authentication } : {}) };
-    checkPushConfig(input, '');
+    const config = this.push.accept({ url: params.url, ...(params.token ? { token: params.token } : {}), ...(params.authentication ? { authentication: params.authentication } : {}) }, '');
     const read = await this.read(taskId);
     if (read.closed || isTerminal(read.task.status.state)) {
       throw new UnsupportedOperationError({ message: `Task ${taskId} is ${read.task.status.state}: there is nothing more to notify` });
     }
-    return this.toSdkPushConfig(taskId, await this.addPushConfig(taskId, input));
+    return this.push.create(taskId, config);
   }
 
   async getTaskPushNotificationConfig(params: SdkGetPushConfigRequest): Promise<SdkPushConfig> {
-    this.pushOffered();
+    this.push.requireOffered();
     const taskId = parseParams(IdSchema, params.taskId, 'taskId');
     const id = parseParams(ConfigIdSchema, params.id, 'id');
     const read = await this.read(taskId);
-    const found = (await this.pushConfigs(read, taskId)).find((c) => c.id === id);
-    if (!found) throw new TaskNotFoundError({ message: `Push notification config ${id} not found on task ${taskId}` });
-    return this.toSdkPushConfig(taskId, found);
+    return this.push.get(taskId, read.runId, id);
   }
 
   async listTaskPushNotificationConfigs(params: SdkListPushConfigsRequest) {
-    this.pushOffered();
+    this.push.requireOffered();
     const taskId = parseParams(IdSchema, params.taskId, 'taskId');
     const read = await this.read(taskId);
     // A task has a handful of configs: one page holds them all.
-    return { configs: (await this.pushConfigs(read, taskId)).map((c) => this.toSdkPushConfig(taskId, c)), nextPageToken: '' };
+    return { configs: await this.push.list(taskId, read.runId), nextPageToken: '' };
   }
 
   async deleteTaskPushNotificationConfig(params: SdkDeletePushConfigRequest): Promise<void> {
-    this.pushOffered();
+    this.push.requireOffered();
     const taskId = parseParams(IdSchema, params.taskId, 'taskId');
     const id = parseParams(ConfigIdSchema, params.id, 'id');
     const read = await this.read(taskId);
-    // Idempotent (§3.1.10): an ended task's configs ended with it; an unknown id is already gone.
+    // An ended task's configs ended with it (§3.1.10: deleting is idempotent).
     if (read.closed) return;
-    try {
-      await this.client.workflow.getHandle(taskId).executeUpdate(deletePushConfigUpdate, { args: [{ id }] });
-    } catch (err) {
-      if (err instanceof WorkflowNotFoundError) return;
-      if (/not registered|no registered handler|update type/i.test(String((err as Error).message) + String((err as { cause?: Error }).cause?.message ?? ''))) return;
-      throw err;
-    }
+    await this.push.delete(taskId, read.runId, id);
   }
 }
-
-type PushInput = { url: string; token?: string; authentication?: { scheme: string; credentials?: string } };
-
-/** Why a push config cannot be registered, naming its field (§13.2: the webhook goes through the outbound policy). */
-function pushConfigProblem(c: PushInput): string | undefined {
-  if (typeof c?.url !== 'string' || c.url === '') return 'url: a webhook URL is required';
-  const url = webhookUrlProblem(c.url) ?? outboundPolicy().checkUrl(c.url);
-  if (url) return `url: ${url}`;
-  if (c.authentication !== undefined && !AuthenticationInfoSchema.safeParse(c.authentication).success) return 'authentication: needs a scheme (and credentials)';
-  return undefined;
-}
-
-/** -32602 naming the field of a webhook the planner will not call. */
-function checkPushConfig(c: PushInput, prefix: string): void {
-  const problem = pushConfigProblem(c);
-  if (problem) throw invalidParams(`${prefix ? `${prefix}.` : ''}${problem}`);
-}
-
