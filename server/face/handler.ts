@@ -21,9 +21,10 @@ import {
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import { TaskNotCancelableError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import { z } from 'zod';
-import { SendMessageParamsSchema, isInterrupted, isTerminal, type AgentCard, type Message, type Task, type TaskState } from '../../a2a/schema';
+import { SendMessageParamsSchema, isInterrupted, isTerminal, type AgentCard, type Message, type SendMessageParams, type Task, type TaskState } from '../../a2a/schema';
 import { PlanWorkflow } from '../../workflows/plan/workflow';
-import { PlanUpdateRefusal, upstreamMessageUpdate, type PlanA2aInput } from '../../workflows/plan/messages';
+import type { PlanRunInput } from '../../workflows/plan/input';
+import { PlanUpdateRefusal, upstreamMessageUpdate, type PlanWorkflowInput } from '../../workflows/plan/messages';
 import { A2aTaskState, PlanId, PlannerWaitingOn, PlannerWaitingSince } from '../../workflows/search-attributes';
 import { listCallerTasks } from './list-tasks';
 import { ConfigIdSchema, HistoryLengthSchema, IdSchema, invalidParams, parseParams } from './params';
@@ -64,6 +65,16 @@ const settles = (s: TaskState): boolean => isTerminal(s) || isInterrupted(s);
 function lookupError(err: unknown): unknown {
   if (err instanceof TaskLookupError && err.kind === 'not-found') return new TaskNotFoundError({ message: err.message });
   return err;
+}
+
+/** A message SendMessage or SendStreamingMessage acted on. */
+interface Received {
+  taskId: string;
+  /** The task's history holds this many entries once the message is in it: what follows is the answer. */
+  historyIndex: number;
+  /** A first message: the task it started, as the caller first sees it. */
+  submitted?: Task;
+  configuration: SendMessageParams['configuration'];
 }
 
 export class PlannerRequestHandler implements A2ARequestHandler {
@@ -108,12 +119,32 @@ export class PlannerRequestHandler implements A2ARequestHandler {
     }
   }
 
+  /**
+   * What SendMessage and SendStreamingMessage share: the request checked (a webhook given inline
+   * too), then the message acted on: a follow-up goes to the question its task asks, a first
+   * message starts the plan it asks for.
+   */
+  private async receive(params: SdkSendMessageRequest): Promise<Received> {
+    const { message, configuration, metadata } = parseParams(SendMessageParamsSchema, SdkSendMessageRequest.toJSON(params));
+    if (message.role !== 'ROLE_USER') throw invalidParams('message.role: a client message has role ROLE_USER');
+    const inline = configuration?.taskPushNotificationConfig;
+    const push = inline ? this.push.accept(inline, 'configuration.taskPushNotificationConfig') : undefined;
+    if (message.taskId) {
+      const { taskId, historyIndex } = await this.deliver(message);
+      if (push) await this.push.create(taskId, push);
+      return { taskId, historyIndex, configuration };
+    }
+    const { taskId, contextId, upstream } = await this.start(message, metadata, push);
+    const submitted: Task = { id: taskId, contextId, status: { state: 'TASK_STATE_SUBMITTED', timestamp: new Date().toISOString() }, history: [upstream] };
+    return { taskId, historyIndex: 1, submitted, configuration };
+  }
+
   /** Starts the plan a first message asks for; a retry with the same messageId finds the same plan. */
   private async start(message: Message, metadata: Record<string, unknown> | undefined, push: SealedPushConfig | undefined): Promise<{ taskId: string; contextId: string; upstream: Message }> {
     const contextId = message.contextId ?? contextIdFor(message.messageId);
     const principal = this.principal();
     const taskId = taskIdFor(principal, contextId, message.messageId);
-    let run;
+    let run: PlanRunInput;
     try {
       run = selectPlan(message, metadata, { skills: this.options.skills(), agentUrls: this.options.agentUrls });
     } catch (e) {
@@ -121,7 +152,7 @@ export class PlannerRequestHandler implements A2ARequestHandler {
       throw e;
     }
     const upstream: Message = { ...message, taskId, contextId };
-    const a2a: PlanA2aInput = { contextId, message: upstream, ...(push ? { pushConfigs: [push] } : {}) };
+    const input: PlanWorkflowInput = { ...run, a2a: { contextId, message: upstream, ...(push ? { pushConfigs: [push] } : {}) } };
     try {
       await this.client.workflow.start(PlanWorkflow, {
         taskQueue: this.options.taskQueue,
@@ -129,7 +160,7 @@ export class PlannerRequestHandler implements A2ARequestHandler {
         // Temporal's id uniqueness is the duplicate check: the same messageId never starts a second plan,
         // not even after the first has closed.
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
-        args: [{ ...run, a2a } as typeof run],
+        args: [input],
         staticSummary: `A2A task: plan ${run.plan.name} (${run.plan.steps.map((s) => s.id).join(' → ')})`,
         // Who started it (the task id says it too): a hash of the caller's token, never the token.
         memo: { a2aPrincipal: principal, a2aContextId: contextId },
@@ -147,7 +178,7 @@ export class PlannerRequestHandler implements A2ARequestHandler {
   }
 
   /** Routes a message on an existing task to the step whose question the task asks; returns the history index after it. */
-  private async deliver(message: Message): Promise<{ taskId: string; historyIndex: number; read: TaskRead }> {
+  private async deliver(message: Message): Promise<{ taskId: string; historyIndex: number }> {
     const taskId = message.taskId!;
     const read = await this.read(taskId);
     if (message.contextId !== undefined && message.contextId !== read.task.contextId) {
@@ -161,7 +192,7 @@ export class PlannerRequestHandler implements A2ARequestHandler {
       const r = await this.client.workflow
         .getHandle(taskId)
         .executeUpdate(upstreamMessageUpdate, { args: [{ message: { ...message, contextId: read.task.contextId } }] });
-      return { taskId, historyIndex: r.historyIndex, read };
+      return { taskId, historyIndex: r.historyIndex };
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) throw new UnsupportedOperationError({ message: `Task ${taskId} has ended: it takes no more messages` });
       if (refusedAs(err, PlanUpdateRefusal.NotWaitingOnInput)) {
@@ -184,44 +215,21 @@ export class PlannerRequestHandler implements A2ARequestHandler {
   }
 
   async sendMessage(params: SdkSendMessageRequest, _ctx: ServerCallContext) {
-    const req = parseParams(SendMessageParamsSchema, SdkSendMessageRequest.toJSON(params));
-    const { message, configuration } = req;
-    if (message.role !== 'ROLE_USER') throw invalidParams('message.role: a client message has role ROLE_USER');
+    const { taskId, historyIndex, submitted, configuration } = await this.receive(params);
     const historyLength = configuration?.historyLength;
-    const inline = configuration?.taskPushNotificationConfig;
-    const push = inline ? this.push.accept(inline, 'configuration.taskPushNotificationConfig') : undefined;
-    if (message.taskId) {
-      const { taskId, historyIndex } = await this.deliver(message);
-      if (push) await this.push.create(taskId, push);
-      if (configuration?.returnImmediately) return toSdkTask(trimHistory((await this.read(taskId)).task, historyLength));
-      return toSdkTask(trimHistory(await this.settled(taskId, historyIndex), historyLength));
-    }
-    const { taskId, contextId, upstream } = await this.start(message, req.metadata, push);
-    if (configuration?.returnImmediately) {
-      const submitted: Task = { id: taskId, contextId, status: { state: 'TASK_STATE_SUBMITTED', timestamp: new Date().toISOString() }, history: [upstream] };
-      return toSdkTask(trimHistory(submitted, historyLength));
-    }
-    return toSdkTask(trimHistory(await this.settled(taskId, 1), historyLength));
+    if (configuration?.returnImmediately) return toSdkTask(trimHistory(submitted ?? (await this.read(taskId)).task, historyLength));
+    return toSdkTask(trimHistory(await this.settled(taskId, historyIndex), historyLength));
   }
 
   async *sendMessageStream(params: SdkSendMessageRequest, _ctx: ServerCallContext) {
-    const req = parseParams(SendMessageParamsSchema, SdkSendMessageRequest.toJSON(params));
-    const { message } = req;
-    if (message.role !== 'ROLE_USER') throw invalidParams('message.role: a client message has role ROLE_USER');
+    const { taskId, historyIndex, submitted } = await this.receive(params);
     // SendStreamingMessage closes after INPUT_REQUIRED (the caller answers with a new message, §11.7)
     // and stays open through AUTH_REQUIRED (the task resumes by itself, §7.6.1).
     const stopAt = (s: TaskState) => s === 'TASK_STATE_INPUT_REQUIRED';
-    const inline = req.configuration?.taskPushNotificationConfig;
-    const push = inline ? this.push.accept(inline, 'configuration.taskPushNotificationConfig') : undefined;
-    if (message.taskId) {
-      const { taskId } = await this.deliver(message);
-      if (push) await this.push.create(taskId, push);
-      for await (const f of this.follow(taskId, { snapshot: true, stopAt, signal: this.signal() })) yield toSdkFrame(f);
-      return;
-    }
-    const { taskId, contextId, upstream } = await this.start(message, req.metadata, push);
-    yield toSdkFrame({ task: { id: taskId, contextId, status: { state: 'TASK_STATE_SUBMITTED', timestamp: new Date().toISOString() }, history: [upstream] } });
-    for await (const f of this.follow(taskId, { fromHistoryIndex: 1, stopAt, signal: this.signal() })) yield toSdkFrame(f);
+    // A new task opens with the task as submitted; a follow-up with the task as it is now.
+    if (submitted) yield toSdkFrame({ task: submitted });
+    const from = submitted ? { fromHistoryIndex: historyIndex } : { snapshot: true };
+    for await (const f of this.follow(taskId, { ...from, stopAt, signal: this.signal() })) yield toSdkFrame(f);
   }
 
   async getTask(params: { id: string; historyLength?: number }, _ctx: ServerCallContext) {
