@@ -1,50 +1,37 @@
 // The planner's A2ARequestHandler: @a2a-js/sdk's JSON-RPC and REST transports (version checks,
 // error mapping, SSE framing) call it, and it serves every method from Temporal: a task is a
 // PlanWorkflow, read by query and followed by its history. Nothing lives in this process: any
-// replica serves any task. Requests are checked with the project's zod schemas (a2a/schema.ts)
-// after the SDK's codecs have read them, and answers are built in wire form and handed back
-// through the same codecs.
+// replica serves any task. Like a2a-js's DefaultRequestHandler it is the method dispatch and
+// delegates the rest: reading and following tasks to tasks.ts (Temporal is the task store),
+// ListTasks to list-tasks.ts, push configs to push-configs.ts, params checks to params.ts.
+// Answers are built in wire form and handed back through the SDK's codecs.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import {
-  WorkflowExecutionAlreadyStartedError,
-  WorkflowNotFoundError,
-  WorkflowUpdateFailedError,
-  type Client,
-} from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import {
   AgentCard as SdkAgentCard,
-  ListTasksRequest as SdkListTasksRequest,
   SendMessageRequest as SdkSendMessageRequest,
   StreamResponse as SdkStreamResponse,
   Task as SdkTask,
-  type Message as SdkMessage,
+  type ListTasksRequest as SdkListTasksRequest,
   type TaskPushNotificationConfig as SdkPushConfig,
   type GetTaskPushNotificationConfigRequest as SdkGetPushConfigRequest,
   type ListTaskPushNotificationConfigsRequest as SdkListPushConfigsRequest,
   type DeleteTaskPushNotificationConfigRequest as SdkDeletePushConfigRequest,
 } from '@a2a-js/sdk';
-import type {
-  A2ARequestHandler,
-  ServerCallContext,
-} from '@a2a-js/sdk/server';
-import {
-  PushNotificationNotSupportedError,
-  RequestMalformedError,
-  TaskNotCancelableError,
-  TaskNotFoundError,
-  UnsupportedOperationError,
-} from '@a2a-js/sdk/errors';
+import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
+import { TaskNotCancelableError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import { z } from 'zod';
-import { AuthenticationInfoSchema, SendMessageParamsSchema, TaskStateSchema, isInterrupted, isTerminal, type AgentCard, type Message, type Task, type TaskState } from '../../a2a/schema';
-import { explainIssues } from '../../a2a/validate';
+import { SendMessageParamsSchema, isInterrupted, isTerminal, type AgentCard, type Message, type SendMessageParams, type Task, type TaskState } from '../../a2a/schema';
 import { PlanWorkflow } from '../../workflows/plan/workflow';
-import { createPushConfigUpdate, deletePushConfigUpdate, pushConfigsQuery, upstreamMessageUpdate, type PlanA2aInput, type UpstreamPushConfig } from '../../workflows/plan/messages';
-import { webhookUrlProblem } from '../../a2a/webhook-url';
-import { outboundPolicy } from '../../a2a/outbound-policy';
-import { openSecrets, sealSecrets } from '../../a2a/sealed-credentials';
+import type { PlanRunInput } from '../../workflows/plan/input';
+import { PlanUpdateRefusal, upstreamMessageUpdate, type PlanWorkflowInput } from '../../workflows/plan/messages';
 import { A2aTaskState, PlanId, PlannerWaitingOn, PlannerWaitingSince } from '../../workflows/search-attributes';
+import { listCallerTasks } from './list-tasks';
+import { ConfigIdSchema, HistoryLengthSchema, IdSchema, invalidParams, parseParams } from './params';
+import { refusedAs } from './plan-refusals';
 import { PlanSelectionError, selectPlan, type PlanSkill } from './plans';
-import { TaskLookupError, contextIdFor, contextPrefix, followTask, principalPrefix, readTask, readTaskSoon, statusOf, taskIdFor, trimHistory, type Frame, type TaskRead } from './tasks';
+import { PushConfigs, type SealedPushConfig } from './push-configs';
+import { TaskLookupError, contextIdFor, followTask, readTask, readTaskSoon, statusOf, taskIdFor, trimHistory, type Frame, type TaskRead } from './tasks';
 
 /**
  * The HTTP request being served (set by the router): its abort signal (a stream stops following
@@ -68,71 +55,7 @@ export interface HandlerOptions {
   webhookSecret?: string;
 }
 
-/** -32602 / HTTP 400 naming the field: the zod issue's path under the request. */
-function malformed(error: z.ZodError, data: unknown, prefix = ''): RequestMalformedError {
-  const parts = error.issues.map((issue) => {
-    const p = explainIssues([issue], data);
-    return `${[prefix, p.path].filter(Boolean).join('.') || '(params)'}: ${p.detail}`;
-  });
-  return new RequestMalformedError(`Invalid params: ${parts.join('; ')}`);
-}
-
-function parse<S extends z.ZodType>(schema: S, data: unknown, prefix = ''): z.output<S> {
-  const r = schema.safeParse(data);
-  if (!r.success) throw malformed(r.error, data, prefix);
-  return r.data;
-}
-
-const IdSchema = z.string().min(1, 'a task id is required');
-const HistoryLength = z.number().int().min(0).optional();
-const GetTaskParams = z.object({ id: IdSchema, historyLength: HistoryLength });
-const ListTasksParams = z.object({
-  contextId: z.string().optional(),
-  status: TaskStateSchema.optional(),
-  pageSize: z.number().int().min(1, 'pageSize must be between 1 and 100').max(100, 'pageSize must be between 1 and 100').optional(),
-  pageToken: z.string().optional(),
-  historyLength: HistoryLength,
-  statusTimestampAfter: z.iso.datetime({ offset: true }).optional(),
-  includeArtifacts: z.boolean().optional(),
-});
-
-/** ListTasks reads at most this many matching tasks to sort them (a caller with more sees the newest of these). */
-const LIST_SCAN_LIMIT = 10_000;
-
-function parsePageToken(token: string): { at: number; id: string } {
-  try {
-    const v = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as unknown;
-    if (Array.isArray(v) && typeof v[0] === 'number' && typeof v[1] === 'string') return { at: v[0], id: v[1] };
-  } catch {
-    // falls through to the error below
-  }
-  throw new RequestMalformedError({ message: 'Invalid params: pageToken: not a token this server gave' });
-}
-
-/** ListTasks' order: the newest time first, ties by id. */
-const newestFirst =
-  <T extends { id: string }>(at: (x: T) => number) =>
-  (a: T, b: T): number =>
-    at(b) - at(a) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-
-/** A task as ListTasks found it in visibility. */
-interface Listed {
-  id: string;
-  at: number;
-  state?: string;
-  contextId?: unknown;
-}
-
-/** The task from visibility alone (its query went unanswered): id, context, state and time; the reason in its metadata. */
-function listedOnly(e: Listed, err: unknown): Task {
-  const state = TaskStateSchema.safeParse(e.state);
-  return {
-    id: e.id,
-    contextId: typeof e.contextId === 'string' ? e.contextId : '',
-    status: { state: state.success ? state.data : 'TASK_STATE_UNSPECIFIED', timestamp: new Date(e.at).toISOString() },
-    metadata: { planner: { stateUnreadable: `only the listing's record: the plan's state could not be read (${err instanceof Error ? err.message : String(err)})` } },
-  };
-}
+const GetTaskParams = z.object({ id: IdSchema, historyLength: HistoryLengthSchema });
 
 const toSdkTask = (t: Task) => SdkTask.fromJSON(t);
 const toSdkFrame = (f: Frame) => SdkStreamResponse.fromJSON(f);
@@ -144,11 +67,25 @@ function lookupError(err: unknown): unknown {
   return err;
 }
 
+/** A message SendMessage or SendStreamingMessage acted on. */
+interface Received {
+  taskId: string;
+  /** The task's history holds this many entries once the message is in it: what follows is the answer. */
+  historyIndex: number;
+  /** A first message: the task it started, as the caller first sees it. */
+  submitted?: Task;
+  configuration: SendMessageParams['configuration'];
+}
+
 export class PlannerRequestHandler implements A2ARequestHandler {
-  constructor(private readonly o: HandlerOptions) {}
+  private readonly push: PushConfigs;
+
+  constructor(private readonly options: HandlerOptions) {
+    this.push = new PushConfigs(options.client, options.webhookSecret);
+  }
 
   private get client(): Client {
-    return this.o.client;
+    return this.options.client;
   }
 
   private signal(): AbortSignal | undefined {
@@ -167,7 +104,7 @@ export class PlannerRequestHandler implements A2ARequestHandler {
   }
 
   async getAgentCard() {
-    return SdkAgentCard.fromJSON(this.o.card());
+    return SdkAgentCard.fromJSON(this.options.card());
   }
 
   async getAuthenticatedExtendedAgentCard(): Promise<never> {
@@ -182,30 +119,48 @@ export class PlannerRequestHandler implements A2ARequestHandler {
     }
   }
 
+  /**
+   * What SendMessage and SendStreamingMessage share: the request checked (a webhook given inline
+   * too), then the message acted on: a follow-up goes to the question its task asks, a first
+   * message starts the plan it asks for.
+   */
+  private async receive(params: SdkSendMessageRequest): Promise<Received> {
+    const { message, configuration, metadata } = parseParams(SendMessageParamsSchema, SdkSendMessageRequest.toJSON(params));
+    if (message.role !== 'ROLE_USER') throw invalidParams('message.role: a client message has role ROLE_USER');
+    const inline = configuration?.taskPushNotificationConfig;
+    const push = inline ? this.push.accept(inline, 'configuration.taskPushNotificationConfig') : undefined;
+    if (message.taskId) {
+      const { taskId, historyIndex } = await this.deliver(message);
+      if (push) await this.push.create(taskId, push);
+      return { taskId, historyIndex, configuration };
+    }
+    const { taskId, contextId, upstream } = await this.start(message, metadata, push);
+    const submitted: Task = { id: taskId, contextId, status: { state: 'TASK_STATE_SUBMITTED', timestamp: new Date().toISOString() }, history: [upstream] };
+    return { taskId, historyIndex: 1, submitted, configuration };
+  }
+
   /** Starts the plan a first message asks for; a retry with the same messageId finds the same plan. */
-  private async start(message: Message, metadata: Record<string, unknown> | undefined, push: PushInput | undefined): Promise<{ taskId: string; contextId: string; upstream: Message }> {
+  private async start(message: Message, metadata: Record<string, unknown> | undefined, push: SealedPushConfig | undefined): Promise<{ taskId: string; contextId: string; upstream: Message }> {
     const contextId = message.contextId ?? contextIdFor(message.messageId);
     const principal = this.principal();
     const taskId = taskIdFor(principal, contextId, message.messageId);
-    if (push) checkPushConfig(push, 'configuration.taskPushNotificationConfig');
-    const sealed = push ? this.seal(push) : undefined;
-    let run;
+    let run: PlanRunInput;
     try {
-      run = selectPlan(message, metadata, { skills: this.o.skills(), agentUrls: this.o.agentUrls });
+      run = selectPlan(message, metadata, { skills: this.options.skills(), agentUrls: this.options.agentUrls });
     } catch (e) {
-      if (e instanceof PlanSelectionError) throw new RequestMalformedError({ message: `Invalid params: ${e.message}` });
+      if (e instanceof PlanSelectionError) throw invalidParams(e.message);
       throw e;
     }
     const upstream: Message = { ...message, taskId, contextId };
-    const a2a: PlanA2aInput = { contextId, message: upstream, ...(sealed ? { pushConfigs: [sealed] } : {}) };
+    const input: PlanWorkflowInput = { ...run, a2a: { contextId, message: upstream, ...(push ? { pushConfigs: [push] } : {}) } };
     try {
       await this.client.workflow.start(PlanWorkflow, {
-        taskQueue: this.o.taskQueue,
+        taskQueue: this.options.taskQueue,
         workflowId: taskId,
         // Temporal's id uniqueness is the duplicate check: the same messageId never starts a second plan,
         // not even after the first has closed.
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
-        args: [{ ...run, a2a } as typeof run],
+        args: [input],
         staticSummary: `A2A task: plan ${run.plan.name} (${run.plan.steps.map((s) => s.id).join(' → ')})`,
         // Who started it (the task id says it too): a hash of the caller's token, never the token.
         memo: { a2aPrincipal: principal, a2aContextId: contextId },
@@ -223,11 +178,11 @@ export class PlannerRequestHandler implements A2ARequestHandler {
   }
 
   /** Routes a message on an existing task to the step whose question the task asks; returns the history index after it. */
-  private async deliver(message: Message): Promise<{ taskId: string; historyIndex: number; read: TaskRead }> {
+  private async deliver(message: Message): Promise<{ taskId: string; historyIndex: number }> {
     const taskId = message.taskId!;
     const read = await this.read(taskId);
     if (message.contextId !== undefined && message.contextId !== read.task.contextId) {
-      throw new RequestMalformedError({ message: `Invalid params: message.contextId: ${message.contextId} is not the context of task ${taskId} (${read.task.contextId})` });
+      throw invalidParams(`message.contextId: ${message.contextId} is not the context of task ${taskId} (${read.task.contextId})`);
     }
     const state = read.task.status.state;
     if (isTerminal(state)) {
@@ -237,16 +192,13 @@ export class PlannerRequestHandler implements A2ARequestHandler {
       const r = await this.client.workflow
         .getHandle(taskId)
         .executeUpdate(upstreamMessageUpdate, { args: [{ message: { ...message, contextId: read.task.contextId } }] });
-      return { taskId, historyIndex: r.historyIndex, read };
+      return { taskId, historyIndex: r.historyIndex };
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) throw new UnsupportedOperationError({ message: `Task ${taskId} has ended: it takes no more messages` });
-      if (err instanceof WorkflowUpdateFailedError) {
-        const why = err.cause?.message ?? err.message;
-        if (why.includes('NotWaitingOnInput')) {
-          throw new UnsupportedOperationError({ message: `Task ${taskId} is not waiting on input (it is ${state}); nothing to answer. ${state === 'TASK_STATE_AUTH_REQUIRED' ? 'The authorization it waits for travels outside A2A; it resumes by itself.' : ''}`.trim() });
-        }
-        throw new RequestMalformedError({ message: `Invalid params: message: ${why}` });
+      if (refusedAs(err, PlanUpdateRefusal.NotWaitingOnInput)) {
+        throw new UnsupportedOperationError({ message: `Task ${taskId} is not waiting on input (it is ${state}); nothing to answer. ${state === 'TASK_STATE_AUTH_REQUIRED' ? 'The authorization it waits for travels outside A2A; it resumes by itself.' : ''}`.trim() });
       }
+      if (refusedAs(err, PlanUpdateRefusal.InvalidMessage)) throw invalidParams(`message: ${err.cause.message}`);
       throw err;
     }
   }
@@ -262,74 +214,45 @@ export class PlannerRequestHandler implements A2ARequestHandler {
     return (last ?? (await readTaskSoon(this.client, taskId, this.principal()))).task;
   }
 
-  async sendMessage(params: SdkSendMessageRequest, _ctx: ServerCallContext): Promise<SdkMessage | ReturnType<typeof toSdkTask>> {
-    const req = parse(SendMessageParamsSchema, SdkSendMessageRequest.toJSON(params));
-    const { message, configuration } = req;
-    if (message.role !== 'ROLE_USER') throw new RequestMalformedError({ message: 'Invalid params: message.role: a client message has role ROLE_USER' });
+  async sendMessage(params: SdkSendMessageRequest, _ctx: ServerCallContext) {
+    const { taskId, historyIndex, submitted, configuration } = await this.receive(params);
     const historyLength = configuration?.historyLength;
-    const push = configuration?.taskPushNotificationConfig;
-    if (message.taskId) {
-      if (push) {
-        checkPushConfig(push, 'configuration.taskPushNotificationConfig');
-        this.pushOffered();
-      }
-      const { taskId, historyIndex } = await this.deliver(message);
-      if (push) await this.addPushConfig(taskId, push);
-      if (configuration?.returnImmediately) return toSdkTask(trimHistory((await this.read(taskId)).task, historyLength));
-      return toSdkTask(trimHistory(await this.settled(taskId, historyIndex), historyLength));
-    }
-    const { taskId, contextId, upstream } = await this.start(message, req.metadata, push);
-    if (configuration?.returnImmediately) {
-      const submitted: Task = { id: taskId, contextId, status: { state: 'TASK_STATE_SUBMITTED', timestamp: new Date().toISOString() }, history: [upstream] };
-      return toSdkTask(trimHistory(submitted, historyLength));
-    }
-    return toSdkTask(trimHistory(await this.settled(taskId, 1), historyLength));
+    if (configuration?.returnImmediately) return toSdkTask(trimHistory(submitted ?? (await this.read(taskId)).task, historyLength));
+    return toSdkTask(trimHistory(await this.settled(taskId, historyIndex), historyLength));
   }
 
   async *sendMessageStream(params: SdkSendMessageRequest, _ctx: ServerCallContext) {
-    const req = parse(SendMessageParamsSchema, SdkSendMessageRequest.toJSON(params));
-    const { message } = req;
-    if (message.role !== 'ROLE_USER') throw new RequestMalformedError({ message: 'Invalid params: message.role: a client message has role ROLE_USER' });
+    const { taskId, historyIndex, submitted } = await this.receive(params);
     // SendStreamingMessage closes after INPUT_REQUIRED (the caller answers with a new message, §11.7)
     // and stays open through AUTH_REQUIRED (the task resumes by itself, §7.6.1).
     const stopAt = (s: TaskState) => s === 'TASK_STATE_INPUT_REQUIRED';
-    const push = req.configuration?.taskPushNotificationConfig;
-    if (message.taskId) {
-      if (push) {
-        checkPushConfig(push, 'configuration.taskPushNotificationConfig');
-        this.pushOffered();
-      }
-      const { taskId } = await this.deliver(message);
-      if (push) await this.addPushConfig(taskId, push);
-      for await (const f of this.follow(taskId, { snapshot: true, stopAt, signal: this.signal() })) yield toSdkFrame(f);
-      return;
-    }
-    const { taskId, contextId, upstream } = await this.start(message, req.metadata, push);
-    yield toSdkFrame({ task: { id: taskId, contextId, status: { state: 'TASK_STATE_SUBMITTED', timestamp: new Date().toISOString() }, history: [upstream] } });
-    for await (const f of this.follow(taskId, { fromHistoryIndex: 1, stopAt, signal: this.signal() })) yield toSdkFrame(f);
+    // A new task opens with the task as submitted; a follow-up with the task as it is now.
+    if (submitted) yield toSdkFrame({ task: submitted });
+    const from = submitted ? { fromHistoryIndex: historyIndex } : { snapshot: true };
+    for await (const f of this.follow(taskId, { ...from, stopAt, signal: this.signal() })) yield toSdkFrame(f);
   }
 
   async getTask(params: { id: string; historyLength?: number }, _ctx: ServerCallContext) {
-    const p = parse(GetTaskParams, { id: params.id, historyLength: params.historyLength });
+    const p = parseParams(GetTaskParams, { id: params.id, historyLength: params.historyLength });
     return toSdkTask(trimHistory((await this.read(p.id)).task, p.historyLength));
   }
 
   async cancelTask(params: { id: string }, _ctx: ServerCallContext) {
-    const id = parse(IdSchema, params.id, 'id');
+    const id = parseParams(IdSchema, params.id, 'id');
     const read = await this.read(id);
     if (isTerminal(read.task.status.state)) {
       throw new TaskNotCancelableError({ message: `Task ${id} is ${read.task.status.state}: a task in a terminal state cannot be cancelled` });
     }
     await this.client.workflow.getHandle(id).cancel();
     // The plan cancels its steps, which cancel the agents' tasks; then it records CANCELED.
-    const abort = AbortSignal.any([AbortSignal.timeout(this.o.cancelWaitMs ?? 30_000), ...(this.signal() ? [this.signal()!] : [])]);
+    const abort = AbortSignal.any([AbortSignal.timeout(this.options.cancelWaitMs ?? 30_000), ...(this.signal() ? [this.signal()!] : [])]);
     let last: TaskRead = read;
     for await (const f of this.follow(id, { signal: abort, onRead: (r) => (last = r) })) void f;
     return toSdkTask(last.task);
   }
 
   async *resubscribe(params: { id: string }, _ctx: ServerCallContext) {
-    const id = parse(IdSchema, params.id, 'id');
+    const id = parseParams(IdSchema, params.id, 'id');
     const read = await this.read(id);
     if (isTerminal(read.task.status.state)) {
       throw new UnsupportedOperationError({ message: `Task ${id} is ${read.task.status.state}: a terminal task cannot be subscribed to; use GetTask` });
@@ -339,174 +262,46 @@ export class PlannerRequestHandler implements A2ARequestHandler {
   }
 
   async listTasks(params: SdkListTasksRequest, _ctx: ServerCallContext) {
-    const wire = SdkListTasksRequest.toJSON(params) as Record<string, unknown>;
-    const p = parse(ListTasksParams, { ...wire, status: wire.status === 'TASK_STATE_UNSPECIFIED' ? undefined : wire.status, contextId: wire.contextId || undefined, pageToken: wire.pageToken || undefined });
-    const principal = this.principal();
-    // Only the caller's tasks (their ids carry its principal), filtered by visibility.
-    const clauses = [`WorkflowType = '${PlanWorkflow.name}'`, `${A2aTaskState.name} IS NOT NULL`, `WorkflowId STARTS_WITH '${principalPrefix(principal)}'`];
-    if (p.contextId) clauses.push(`WorkflowId STARTS_WITH '${contextPrefix(principal, p.contextId)}'`);
-    if (p.status) clauses.push(`${A2aTaskState.name} = '${p.status}'`);
-    if (p.statusTimestampAfter) clauses.push(`${PlannerWaitingSince.name} > '${new Date(p.statusTimestampAfter).toISOString()}'`);
-    const pageSize = p.pageSize ?? 50;
-    const after = p.pageToken ? parsePageToken(p.pageToken) : undefined;
-    // Newest status first (§3.1.4). SQL visibility cannot ORDER BY a search attribute, so the
-    // matching tasks' (status time, id) pairs are read and sorted here; the page token is the last
-    // pair given, so pages neither repeat nor skip a task that keeps its place.
-    const entries: Listed[] = [];
-    for await (const info of this.client.workflow.list({ query: clauses.join(' AND '), pageSize: 1000 })) {
-      const at = info.typedSearchAttributes.get(PlannerWaitingSince);
-      entries.push({ id: info.workflowId, at: at ? at.getTime() : 0, state: info.typedSearchAttributes.get(A2aTaskState), contextId: info.memo?.a2aContextId });
-      if (entries.length >= LIST_SCAN_LIMIT) break;
-    }
-    entries.sort(newestFirst((e) => e.at));
-    const from = after ? entries.findIndex((e) => e.at < after.at || (e.at === after.at && e.id > after.id)) : 0;
-    const page = from < 0 ? [] : entries.slice(from, from + pageSize);
-    // A task gone since the listing (retention) is left out. One whose state cannot be read now (no
-    // worker answers its query) is listed as visibility knows it, saying so: one stuck plan must
-    // neither fail the caller's list nor vanish from it.
-    const tasks = await Promise.all(
-      page.map(async (e) => {
-        try {
-          const { artifacts, ...rest } = trimHistory((await readTask(this.client, e.id, principal)).task, p.historyLength);
-          return toSdkTask(p.includeArtifacts ? { ...rest, artifacts: artifacts ?? [] } : rest);
-        } catch (err) {
-          if (err instanceof TaskLookupError && err.kind === 'not-found') return undefined;
-          return toSdkTask(listedOnly(e, err));
-        }
-      }),
-    ).then((all) => all.filter((t) => t !== undefined));
-    // Visibility lags the plans a little: a task that moved since its record was written shows a
-    // newer time than the record it was placed by. The page is ordered by the times it shows, so a
-    // response never contradicts itself; the token stays on the records' keys.
-    tasks.sort(newestFirst((t) => Date.parse(t.status?.timestamp ?? '') || 0));
-    const last = page.at(-1);
-    const more = from >= 0 && from + pageSize < entries.length;
-    const token = more && last ? Buffer.from(JSON.stringify([last.at, last.id])).toString('base64url') : '';
-    return { tasks, nextPageToken: token, pageSize, totalSize: entries.length };
+    return listCallerTasks(this.client, this.principal(), params);
   }
 
-  // Push notifications for upstream callers (§3.1.7–§3.1.10): the configs live in the plan (an
-  // update per create and delete, read by query), which delivers every later status and artifact.
-
-  /** The config as the plan keeps it: its secrets sealed. */
-  private seal(c: PushInput): Omit<UpstreamPushConfig, 'id'> {
-    const secret = this.o.webhookSecret;
-    if (!secret) {
-      throw new PushNotificationNotSupportedError({ message: 'This planner does not offer push notifications (capabilities.pushNotifications is false: PLANNER_WEBHOOK_SECRET is not set); use SubscribeToTask or GetTask' });
-    }
-    const token = c.token || undefined;
-    const credentials = c.authentication?.credentials || undefined;
-    return {
-      url: c.url,
-      ...(c.authentication ? { scheme: c.authentication.scheme } : {}),
-      ...(token || credentials ? { sealed: sealSecrets(secret, { ...(token ? { token } : {}), ...(credentials ? { credentials } : {}) }) } : {}),
-    };
-  }
-
-  private toSdkPushConfig(taskId: string, c: UpstreamPushConfig): SdkPushConfig {
-    const secrets = c.sealed && this.o.webhookSecret ? openSecrets(this.o.webhookSecret, c.sealed) : {};
-    return {
-      tenant: '',
-      id: c.id,
-      taskId,
-      url: c.url,
-      token: secrets.token ?? '',
-      authentication: c.scheme ? { scheme: c.scheme, credentials: secrets.credentials ?? '' } : undefined,
-    };
-  }
-
-  private async addPushConfig(taskId: string, c: PushInput): Promise<UpstreamPushConfig> {
-    const sealed = this.seal(c);
-    try {
-      return await this.client.workflow.getHandle(taskId).executeUpdate(createPushConfigUpdate, { args: [sealed] });
-    } catch (err) {
-      if (err instanceof WorkflowNotFoundError) throw new UnsupportedOperationError({ message: `Task ${taskId} has ended: there is nothing more to notify` });
-      if (err instanceof WorkflowUpdateFailedError) {
-        const why = err.cause?.message ?? err.message;
-        if (why.includes('InvalidPushConfig: ')) throw new RequestMalformedError({ message: `Invalid params: ${why.slice(why.indexOf('InvalidPushConfig: ') + 19)}` });
-      }
-      if (/not registered|no registered handler|update type/i.test(String((err as Error).message) + String((err as { cause?: Error }).cause?.message ?? ''))) {
-        throw new UnsupportedOperationError({ message: `Task ${taskId} was started before this planner delivered push notifications; use SubscribeToTask or GetTask` });
-      }
-      throw err;
-    }
-  }
-
-  /** The task's configs ([] for a plan started before push support). */
-  private async pushConfigs(read: TaskRead, taskId: string): Promise<UpstreamPushConfig[]> {
-    try {
-      return await this.client.workflow.getHandle(taskId, read.runId).query(pushConfigsQuery);
-    } catch (err) {
-      if (/not registered|unknown query|did not register/i.test((err as Error).message)) return [];
-      throw err;
-    }
-  }
-
-  private pushOffered(): void {
-    this.seal({ url: 'http://unused.invalid/' });
-  }
+  // Push notifications for upstream callers (§3.1.7–§3.1.10): the configs live in the plan, which
+  // delivers every later status and artifact to them (push-configs.ts).
 
   async createTaskPushNotificationConfig(params: SdkPushConfig): Promise<SdkPushConfig> {
-    this.pushOffered();
-    const taskId = parse(IdSchema, params.taskId, 'taskId');
-    const input: PushInput = { url: params.url, ...(params.token ? { token: params.token } : {}), ...(params.authentication ? { authentication: params.authentication } : {}) };
-    checkPushConfig(input, '');
+    this.push.requireOffered();
+    const taskId = parseParams(IdSchema, params.taskId, 'taskId');
+    const config = this.push.accept({ url: params.url, ...(params.token ? { token: params.token } : {}), ...(params.authentication ? { authentication: params.authentication } : {}) }, '');
     const read = await this.read(taskId);
     if (read.closed || isTerminal(read.task.status.state)) {
       throw new UnsupportedOperationError({ message: `Task ${taskId} is ${read.task.status.state}: there is nothing more to notify` });
     }
-    return this.toSdkPushConfig(taskId, await this.addPushConfig(taskId, input));
+    return this.push.create(taskId, config);
   }
 
   async getTaskPushNotificationConfig(params: SdkGetPushConfigRequest): Promise<SdkPushConfig> {
-    this.pushOffered();
-    const taskId = parse(IdSchema, params.taskId, 'taskId');
-    const id = parse(z.string().min(1, 'a config id is required'), params.id, 'id');
+    this.push.requireOffered();
+    const taskId = parseParams(IdSchema, params.taskId, 'taskId');
+    const id = parseParams(ConfigIdSchema, params.id, 'id');
     const read = await this.read(taskId);
-    const found = (await this.pushConfigs(read, taskId)).find((c) => c.id === id);
-    if (!found) throw new TaskNotFoundError({ message: `Push notification config ${id} not found on task ${taskId}` });
-    return this.toSdkPushConfig(taskId, found);
+    return this.push.get(taskId, read.runId, id);
   }
 
   async listTaskPushNotificationConfigs(params: SdkListPushConfigsRequest) {
-    this.pushOffered();
-    const taskId = parse(IdSchema, params.taskId, 'taskId');
+    this.push.requireOffered();
+    const taskId = parseParams(IdSchema, params.taskId, 'taskId');
     const read = await this.read(taskId);
     // A task has a handful of configs: one page holds them all.
-    return { configs: (await this.pushConfigs(read, taskId)).map((c) => this.toSdkPushConfig(taskId, c)), nextPageToken: '' };
+    return { configs: await this.push.list(taskId, read.runId), nextPageToken: '' };
   }
 
   async deleteTaskPushNotificationConfig(params: SdkDeletePushConfigRequest): Promise<void> {
-    this.pushOffered();
-    const taskId = parse(IdSchema, params.taskId, 'taskId');
-    const id = parse(z.string().min(1, 'a config id is required'), params.id, 'id');
+    this.push.requireOffered();
+    const taskId = parseParams(IdSchema, params.taskId, 'taskId');
+    const id = parseParams(ConfigIdSchema, params.id, 'id');
     const read = await this.read(taskId);
-    // Idempotent (§3.1.10): an ended task's configs ended with it; an unknown id is already gone.
+    // An ended task's configs ended with it (§3.1.10: deleting is idempotent).
     if (read.closed) return;
-    try {
-      await this.client.workflow.getHandle(taskId).executeUpdate(deletePushConfigUpdate, { args: [{ id }] });
-    } catch (err) {
-      if (err instanceof WorkflowNotFoundError) return;
-      if (/not registered|no registered handler|update type/i.test(String((err as Error).message) + String((err as { cause?: Error }).cause?.message ?? ''))) return;
-      throw err;
-    }
+    await this.push.delete(taskId, read.runId, id);
   }
 }
-
-type PushInput = { url: string; token?: string; authentication?: { scheme: string; credentials?: string } };
-
-/** Why a push config cannot be registered, naming its field (§13.2: the webhook goes through the outbound policy). */
-function pushConfigProblem(c: PushInput): string | undefined {
-  if (typeof c?.url !== 'string' || c.url === '') return 'url: a webhook URL is required';
-  const url = webhookUrlProblem(c.url) ?? outboundPolicy().checkUrl(c.url);
-  if (url) return `url: ${url}`;
-  if (c.authentication !== undefined && !AuthenticationInfoSchema.safeParse(c.authentication).success) return 'authentication: needs a scheme (and credentials)';
-  return undefined;
-}
-
-/** -32602 naming the field of a webhook the planner will not call. */
-function checkPushConfig(c: PushInput, prefix: string): void {
-  const problem = pushConfigProblem(c);
-  if (problem) throw new RequestMalformedError({ message: `Invalid params: ${prefix ? `${prefix}.` : ''}${problem}` });
-}
-
