@@ -147,8 +147,3 @@ export const deletePushConfigUpdate = defineUpdate<{ deleted: boolean }, [{ id: 
 /** The task's push configs, in creation order; [] for a plan with no push support (started before it). */
 export const pushConfigsQuery = defineQuery<UpstreamPushConfig[]>('a2aPushConfigs');
 
-/** Why the plan refused an update: the `type` of the ApplicationFailure its validators throw (the face matches on it). */
-export const PlanUpdateRefusal = { NotWaitingOnInput: 'NotWaitingOnInput', InvalidMessage: 'InvalidMessage', InvalidPushConfig: 'InvalidPushConfig' } as const;
-
-/** PlanWorkflow's input: the run, and for a plan started over A2A what the face puts beside it. */
-export type PlanWorkflowInput = import('./input').PlanRunInput & { a2a?: PlanA2aInput };
