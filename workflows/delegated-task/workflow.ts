@@ -8,14 +8,11 @@ import {
   allHandlersFinished,
   condition,
   continueAsNew,
-  getExternalWorkflowHandle,
   isCancellation,
   log,
   patched,
   proxyActivities,
-  setCurrentDetails,
   setHandler,
-  upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Duration } from '@temporalio/common';
@@ -42,9 +39,8 @@ import {
   statusQuery,
 } from './messages';
 import { RemoteTask, artifactKey, type RemoteTaskSnapshot } from './remote-task';
-import { A2aAgent, A2aTaskId, A2aTaskState, PlanId, PlanStep, PlannerTurn, PlannerWaitText, PlannerWaitingOn, PlannerWaitingSince, WAIT_TEXT_MAX, toTextAttribute } from '../search-attributes';
 import { describeFailure, innermostCause } from '../failure-cause';
-import { stepChangedSignal } from '../plan/messages';
+import { Publisher } from './publish';
 import { legacyDelegatedTask } from './v1/delegated-task';
 
 /** Histories begun before this marker run the frozen v1 code (workflows/delegated-task/v1/). */
@@ -290,33 +286,8 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput, carry?: Del
   const slowWatcher = watchOptions(w.heartbeatTimeout, leaseMs);
 
   // Search attributes and UI details follow the remote state: the inbox is a visibility query.
-  let published = '';
-  const publish = (): void => {
-    const waitingOn = s.waitingOn();
-    const details = describeWait(agent.name, s, waitingOn);
-    if (details === published) return; // nothing new: no commands, no history events
-    published = details;
-    // What the inbox shows travels in the same upsert: one visibility call lists every wait.
-    const waiting = waitingOn !== 'none';
-    upsertSearchAttributes([
-      { key: A2aAgent, value: agent.name },
-      ...(input.planId ? [{ key: PlanId, value: input.planId }] : []),
-      ...(input.stepId ? [{ key: PlanStep, value: input.stepId }] : []),
-      ...(s.task.taskId ? [{ key: A2aTaskId, value: s.task.taskId }] : []),
-      ...(s.task.state ? [{ key: A2aTaskState, value: s.task.state }] : []),
-      { key: PlannerWaitingOn, value: waitingOn },
-      { key: PlannerWaitText, value: waiting ? toTextAttribute(clipWaitText(s.status().text ?? '')) : null },
-      { key: PlannerTurn, value: waitingOn === 'human' ? (s.question?.turn ?? s.turn) : null },
-      { key: PlannerWaitingSince, value: waiting ? waitingSince(s.unresolvedSend ? undefined : s.task.timestamp) : null },
-    ]);
-    setCurrentDetails(details);
-    // A plan's step tells its plan, which shows the most urgent wait among its steps.
-    if (wf.parent && input.stepId) {
-      void getExternalWorkflowHandle(wf.parent.workflowId)
-        .signal(stepChangedSignal, { stepId: input.stepId, status: s.status() })
-        .catch((err: unknown) => log.warn('plan not told of the step change', { error: String(err) }));
-    }
-  };
+  const publisher = new Publisher(input, wf.parent?.workflowId);
+  const publish = (): void => publisher.publish(s);
 
   const alertInput = (kind: AlertKind, round: number, nth: number) => ({
     kind,
@@ -661,24 +632,4 @@ function parseInput(raw: DelegatedTaskInput): DelegatedTask {
     });
   }
   return checked.task;
-}
-
-function clipWaitText(text: string): string {
-  return text.length > WAIT_TEXT_MAX ? `${text.slice(0, WAIT_TEXT_MAX - 1)}…` : text;
-}
-
-/** The agent's own status time when it reads as one, else now (workflow time). */
-function waitingSince(timestamp: string | undefined): Date {
-  const t = timestamp === undefined ? Number.NaN : Date.parse(timestamp);
-  return new Date(Number.isNaN(t) ? Date.now() : t);
-}
-
-function describeWait(agent: string, s: Delegation, waitingOn: string): string {
-  const task = s.task;
-  const head = `**${agent}** task \`${task.taskId ?? '(not created yet)'}\`: ${task.state ?? 'sending'}`;
-  const problem = s.problem ? `\n\n**Not watched**: ${s.problem.error} (since ${s.problem.since}); still trying.` : '';
-  if (s.unresolvedSend) return `${head}\n\nWaiting on an operator:\n\n> ${s.unresolvedSend}`;
-  if (waitingOn === 'human') return `${head}\n\nWaiting on a human (question turn ${s.question?.turn}):\n\n> ${task.text ?? ''}\n\nAnswer with the \`answer\` update or signal.${problem}`;
-  if (waitingOn === 'operator') return `${head}\n\nWaiting on an operator:\n\n> ${task.text ?? ''}${problem}`;
-  return (task.text ? `${head}\n\n> ${task.text}` : head) + problem;
 }
