@@ -15,9 +15,8 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { Duration } from '@temporalio/common';
 import { msToNumber } from '@temporalio/common/lib/time';
-import type { PlannerActivities, WatchResult } from '../../activities';
+import type { PlannerActivities } from '../../activities';
 import {
   type DeadlinePolicy,
   type DelegatedTask,
@@ -41,6 +40,7 @@ import {
 import { RemoteTask, artifactKey, type RemoteTaskSnapshot } from './remote-task';
 import { describeFailure, innermostCause } from '../failure-cause';
 import { Publisher } from './publish';
+import { WatchLease, WatchLeases } from './watch';
 import { legacyDelegatedTask } from './v1/delegated-task';
 
 /** Histories begun before this marker run the frozen v1 code (workflows/delegated-task/v1/). */
@@ -85,15 +85,6 @@ export interface DelegatedTaskCarry {
   runs: number;
 }
 
-interface Watch {
-  id: string;
-  round?: number;
-  scope: CancellationScope;
-  done: boolean;
-  result?: WatchResult;
-  error?: unknown;
-}
-
 /** The workflow's state, with the handlers that read and change it. */
 class Delegation {
   readonly task: RemoteTask;
@@ -108,7 +99,7 @@ class Delegation {
   problem?: WatchProblem;
   runs = 0;
   // This run's own.
-  watch?: Watch;
+  watch?: WatchLease;
   pendingAnswer?: Answer & { turn: number };
   readonly replies = new Map<number, AnswerResult>();
   unresolvedSend?: string;
@@ -271,19 +262,8 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput, carry?: Del
     startToCloseTimeout: '30s',
     retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 20, nonRetryableErrorTypes: ['RemoteTaskLost'] },
   });
-  const watchOptions = (heartbeatTimeout: Duration, leaseMs: number) =>
-    proxyActivities<Acts>({
-      taskQueue: `${wf.taskQueue}-watch`,
-      startToCloseTimeout: leaseMs + 10 * 60_000, // a lease ends by itself; this only bounds a stuck attempt
-      heartbeatTimeout,
-      // The watch absorbs the agent's own failures (unreachable alerts); what is left is a crash or a bug.
-      retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m', nonRetryableErrorTypes: ['RemoteTaskLost', 'AgentUnreachable'] },
-    });
   const w = policies.watch;
-  const firstLeaseMs = msToNumber(w.firstLease);
-  const leaseMs = msToNumber(w.lease);
-  const fastWatcher = watchOptions(w.firstHeartbeatTimeout, firstLeaseMs);
-  const slowWatcher = watchOptions(w.heartbeatTimeout, leaseMs);
+  const leases = new WatchLeases(wf.taskQueue, w);
 
   // Search attributes and UI details follow the remote state: the inbox is a visibility query.
   const publisher = new Publisher(input, wf.parent?.workflowId);
@@ -318,51 +298,25 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput, carry?: Del
     return s.wait;
   };
 
-  const startWatch = (round?: number): Watch => {
+  const startWatch = (round?: number): WatchLease => {
     const wait = s.wait;
     const fast = !wait || wait.leases === 0;
     if (wait) wait.leases++;
-    const scope = new CancellationScope();
-    const watch: Watch = { id: `${chain}/watch-${++s.watchSeq}`, round, scope, done: false };
-    s.watch = watch;
+    const id = `${chain}/watch-${++s.watchSeq}`;
     const sendAlert = round !== undefined && round > s.authAlerted;
     const known = { state: s.task.state, timestamp: s.task.timestamp, text: s.task.text, artifacts: artifactKey(s.task.artifactList) };
-    void scope
-      .run(() =>
-        (fast ? fastWatcher : slowWatcher).watchRemoteTask({
-          agent,
-          taskId: s.task.taskId!,
-          watchId: watch.id,
-          known,
-          policy: w,
-          leaseMs: fast ? firstLeaseMs : leaseMs,
-          alert: sendAlert ? { ...alertInput('auth', round, 0), round } : undefined,
-          push: w.push,
-          pushConfigId: s.pushConfigId,
-        }),
-      )
-      .then(
-        (r) => {
-          watch.done = true;
-          watch.result = r;
-          if (r.observation) s.task.apply(r.observation);
-          if (r.alerted !== undefined) s.authAlerted = Math.max(s.authAlerted, r.alerted);
-          if (r.pushConfigId) s.pushConfigId = r.pushConfigId;
-        },
-        (err: unknown) => {
-          watch.done = true;
-          if (!isCancellation(err)) watch.error = err;
-        },
-      );
+    const alert = sendAlert ? { ...alertInput('auth', round, 0), round } : undefined;
+    const request = { agent, taskId: s.task.taskId!, known, alert, pushConfigId: s.pushConfigId };
+    const watch = leases.start(id, round, fast, request, (r) => {
+      if (r.observation) s.task.apply(r.observation);
+      if (r.alerted !== undefined) s.authAlerted = Math.max(s.authAlerted, r.alerted);
+      if (r.pushConfigId) s.pushConfigId = r.pushConfigId;
+    });
+    s.watch = watch;
     return watch;
   };
 
-  const stopWatch = async (): Promise<void> => {
-    const watch = s.watch;
-    if (!watch || watch.done) return;
-    watch.scope.cancel();
-    await condition(() => watch.done);
-  };
+  const stopWatch = async (): Promise<void> => s.watch?.stop();
 
   /** When the wait's deadline falls due, in ms from now (undefined: no deadline). */
   const untilDeadline = (policy: DeadlinePolicy | undefined, wait: Wait): number | undefined => {
@@ -566,7 +520,7 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput, carry?: Del
 
   // The task is over: release the watch's slot and the agent's push config.
   async function stopWatching(): Promise<void> {
-    if (s.watch && !s.watch.done) s.watch.scope.cancel();
+    s.watch?.cancel();
     if (s.pushConfigId && s.task.taskId) {
       const configId = s.pushConfigId;
       s.pushConfigId = undefined;
