@@ -2,7 +2,6 @@
 // through questions (INPUT_REQUIRED) and out-of-band approvals (AUTH_REQUIRED), for as long as it
 // takes: the run continues as new before its history grows large, carrying what it knows.
 import {
-  ActivityFailure,
   ApplicationFailure,
   CancellationScope,
   allHandlersFinished,
@@ -11,12 +10,10 @@ import {
   isCancellation,
   log,
   patched,
-  proxyActivities,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
 import { msToNumber } from '@temporalio/common/lib/time';
-import type { PlannerActivities } from '../../activities';
 import {
   type DeadlinePolicy,
   type DelegatedTask,
@@ -37,8 +34,12 @@ import {
   resolveSendUpdate,
   statusQuery,
 } from './messages';
-import { RemoteTask, artifactKey, type RemoteTaskSnapshot } from './remote-task';
-import { describeFailure, innermostCause } from '../failure-cause';
+import { RemoteTask, artifactKey } from './remote-task';
+import { Alerts, type AlertKind } from './alerts';
+import { sendCalls, shortCalls } from './calls';
+import type { DelegatedTaskCarry, Question, Wait } from './carry';
+import { untilDeadline, waitFor } from './deadlines';
+import { authRoundsExceeded, deadlineExceeded, taskOutcome, withTypedCause } from './outcome';
 import { Publisher } from './publish';
 import { WatchLease, WatchLeases } from './watch';
 import { legacyDelegatedTask } from './v1/delegated-task';
@@ -51,39 +52,7 @@ export const V2_PATCH = 'delegated-task-v2';
  */
 export const KEEP_WATCH_PATCH = 'keep-watch-after-approval';
 
-type Acts = PlannerActivities;
-type AlertKind = 'input' | 'auth' | 'unreachable' | 'unresolved';
-
-/** A question as published (search attributes, details, inbox): only such a question takes answers. */
-interface Question {
-  turn: number;
-  timestamp?: string;
-  text?: string;
-}
-
-/** The wait in progress (a question turn or an approval round), for deadlines across runs. */
-interface Wait {
-  key: string;
-  since: number;
-  reminders: number;
-  /** Watch leases begun in this wait: the first one heartbeats fast. */
-  leases: number;
-}
-
-/** What one run hands the next when it continues as new. */
-export interface DelegatedTaskCarry {
-  task: RemoteTaskSnapshot;
-  turn: number;
-  question?: Question;
-  wait?: Wait;
-  /** Highest approval round / question turn whose alert went out. */
-  authAlerted: number;
-  inputAlerted: number;
-  pushConfigId?: string;
-  watchSeq: number;
-  problem?: WatchProblem;
-  runs: number;
-}
+export type { DelegatedTaskCarry } from './carry';
 
 /** The workflow's state, with the handlers that read and change it. */
 class Delegation {
@@ -252,16 +221,8 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput, carry?: Del
   const s = new Delegation(input, carry);
   s.register(); // before the first await: an update in the first activation must find its handler
 
-  const sender = proxyActivities<Acts>({
-    startToCloseTimeout: msToNumber(policies.sendTimeout) + 30_000,
-    heartbeatTimeout: '30s',
-    retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 10 },
-  });
-  // Short calls: alerts, GetTask, CancelTask, push configs, the run's own cancellation.
-  const calls = proxyActivities<Acts>({
-    startToCloseTimeout: '30s',
-    retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 20, nonRetryableErrorTypes: ['RemoteTaskLost'] },
-  });
+  const sender = sendCalls(policies);
+  const calls = shortCalls();
   const w = policies.watch;
   const leases = new WatchLeases(wf.taskQueue, w);
 
@@ -269,24 +230,8 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput, carry?: Del
   const publisher = new Publisher(input, wf.parent?.workflowId);
   const publish = (): void => publisher.publish(s);
 
-  const alertInput = (kind: AlertKind, round: number, nth: number) => ({
-    kind,
-    workflowId: wf.workflowId,
-    planId: input.planId,
-    agent: agent.name,
-    taskId: s.task.taskId ?? '',
-    text: (kind === 'unresolved' ? s.unresolvedSend : s.task.text) ?? '',
-    idempotencyKey: `${wf.workflowId}:${chain}:${kind}:${round}:${nth}`,
-  });
-  // Alerts run beside the wait: an answer never waits for the question's alert to be delivered.
-  const alertsInFlight = new Set<Promise<void>>();
-  const alert = (kind: AlertKind, round: number, nth: number): void => {
-    const p = calls.alertOperator(alertInput(kind, round, nth)).catch((err: unknown) => {
-      log.error('alert not delivered', { kind, round, error: String(err) });
-    });
-    alertsInFlight.add(p);
-    void p.finally(() => alertsInFlight.delete(p));
-  };
+  const alerts = new Alerts(calls, input, wf.workflowId, chain);
+  const alert = (kind: AlertKind, round: number, nth: number): void => alerts.send(kind, round, nth, s.task.taskId, kind === 'unresolved' ? s.unresolvedSend : s.task.text);
 
   const historyFull = (): boolean => {
     const info = workflowInfo();
@@ -305,7 +250,7 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput, carry?: Del
     const id = `${chain}/watch-${++s.watchSeq}`;
     const sendAlert = round !== undefined && round > s.authAlerted;
     const known = { state: s.task.state, timestamp: s.task.timestamp, text: s.task.text, artifacts: artifactKey(s.task.artifactList) };
-    const alert = sendAlert ? { ...alertInput('auth', round, 0), round } : undefined;
+    const alert = sendAlert ? { ...alerts.of('auth', round, 0, s.task.taskId, s.task.text), round } : undefined;
     const request = { agent, taskId: s.task.taskId!, known, alert, pushConfigId: s.pushConfigId };
     const watch = leases.start(id, round, fast, request, (r) => {
       if (r.observation) s.task.apply(r.observation);
@@ -318,31 +263,17 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput, carry?: Del
 
   const stopWatch = async (): Promise<void> => s.watch?.stop();
 
-  /** When the wait's deadline falls due, in ms from now (undefined: no deadline). */
-  const untilDeadline = (policy: DeadlinePolicy | undefined, wait: Wait): number | undefined => {
-    if (!policy) return undefined;
-    const after = msToNumber(policy.after);
-    const every = msToNumber(policy.remindEvery ?? policy.after);
-    return Math.max(1, wait.since + after + wait.reminders * every - Date.now());
-  };
-
   const onDeadline = async (policy: DeadlinePolicy, kind: 'input' | 'auth', round: number, wait: Wait): Promise<void> => {
-    const what = kind === 'input' ? 'an answer (TASK_STATE_INPUT_REQUIRED)' : 'an approval (TASK_STATE_AUTH_REQUIRED)';
-    const type = kind === 'input' ? 'InputDeadlineExceeded' : 'AuthDeadlineExceeded';
     switch (policy.onDeadline) {
       case 'remind':
         wait.reminders++;
         alert(kind, round, wait.reminders);
         return;
       case 'fail':
-        throw ApplicationFailure.create({ type, nonRetryable: true, message: `${agent.name} task ${s.task.taskId} waited for ${what} longer than ${policy.after}` });
+        throw deadlineExceeded(policy, kind, agent.name, s.task.taskId);
       case 'cancel':
         await cancelRemote();
-        throw ApplicationFailure.create({
-          type,
-          nonRetryable: true,
-          message: `${agent.name} task ${s.task.taskId} waited for ${what} longer than ${policy.after}; sent CancelTask (remote state now ${s.task.state})`,
-        });
+        throw deadlineExceeded(policy, kind, agent.name, s.task.taskId, { state: s.task.state });
     }
   };
 
@@ -424,11 +355,7 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput, carry?: Del
     const round = s.task.authEntries;
     if (round > policies.maxAuthRounds) {
       await cancelRemote();
-      throw ApplicationFailure.create({
-        type: 'AuthRoundsExceeded',
-        nonRetryable: true,
-        message: `${agent.name} task ${s.task.taskId} entered TASK_STATE_AUTH_REQUIRED ${round} times, more than the bound of ${policies.maxAuthRounds}; sent CancelTask`,
-      });
+      throw authRoundsExceeded(agent.name, s.task.taskId, round, policies.maxAuthRounds);
     }
     const wait = beginWait(`auth:${round}`);
     publish();
@@ -468,7 +395,7 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput, carry?: Del
   /** Hands the wait to a fresh run; false when an answer arrived meanwhile and must be sent first. */
   const continueAsNewNow = async (): Promise<boolean> => {
     await stopWatch();
-    await Promise.all(alertsInFlight);
+    await alerts.settled();
     await condition(() => allHandlersFinished() || s.pendingAnswer !== undefined || s.resolution !== undefined);
     if (s.pendingAnswer || s.resolution) return false;
     log.info('continuing as new', { historyLength: workflowInfo().historyLength, runs: s.runs + 1 });
@@ -500,7 +427,7 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput, carry?: Del
       await calls.cancelWorkflowRun({ workflowId: wf.workflowId, runId: wf.runId, reason: `${agent.name} cancelled task ${s.task.taskId}` });
       await condition(() => false);
     }
-    const result = finish(agent.name, s.task);
+    const result = taskOutcome(agent.name, s.task);
     await condition(allHandlersFinished); // an answer being sent gets its reply before the run ends
     return result;
   } catch (err) {
@@ -531,49 +458,6 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput, carry?: Del
       }
     }
   }
-}
-
-/**
- * A failed call fails the workflow with the innermost typed cause in its own type and message
- * (`RemoteTaskLost: agent deployer no longer knows task … (activity watchRemoteTask)`), not with
- * "Activity task failed"; the chain stays attached as the cause.
- */
-function withTypedCause(err: unknown, agentName: string, taskId: string | undefined): unknown {
-  if (!(err instanceof ActivityFailure) || isCancellation(err)) return err;
-  const inner = innermostCause(err);
-  return ApplicationFailure.create({
-    type: inner instanceof ApplicationFailure && inner.type ? inner.type : (inner?.name ?? 'ActivityFailure'),
-    nonRetryable: true,
-    message: `${agentName} task ${taskId ?? '(not created)'}: ${describeFailure(err)}`,
-    cause: err,
-  });
-}
-
-/** condition() with an optional timeout; true when `fn` came true. */
-async function waitFor(fn: () => boolean, timeoutMs: number | undefined): Promise<boolean> {
-  if (timeoutMs === undefined) {
-    await condition(fn);
-    return true;
-  }
-  return condition(fn, timeoutMs);
-}
-
-function finish(agentName: string, task: RemoteTask): DelegatedTaskResult {
-  const result: DelegatedTaskResult = {
-    kind: 'task',
-    state: task.state,
-    taskId: task.taskId,
-    contextId: task.contextId,
-    artifacts: task.artifactList,
-    text: task.text,
-  };
-  if (task.state === 'TASK_STATE_COMPLETED') return result;
-  throw ApplicationFailure.create({
-    type: task.state === 'TASK_STATE_REJECTED' ? 'RemoteTaskRejected' : 'RemoteTaskFailed',
-    nonRetryable: true,
-    message: `${agentName} task ${task.taskId} ended ${task.state}${task.text ? `: ${task.text}` : ''}`,
-    details: [result],
-  });
 }
 
 function parseInput(raw: DelegatedTaskInput): DelegatedTask {
