@@ -1,0 +1,24 @@
+// The deadline policies of a wait (policies.input for a question, policies.auth for an approval):
+// when a wait's deadline falls due, counted from the wait's start (kept across runs) and its
+// reminders. What a missed deadline does is the wait's (onDeadline); its failure is in outcome.ts.
+import { condition } from '@temporalio/workflow';
+import { msToNumber } from '@temporalio/common/lib/time';
+import type { Wait } from './carry';
+import type { DeadlinePolicy } from './input';
+
+/** When the wait's deadline falls due, in ms from now (undefined: no deadline). */
+export function untilDeadline(policy: DeadlinePolicy | undefined, wait: Wait): number | undefined {
+  if (!policy) return undefined;
+  const after = msToNumber(policy.after);
+  const every = msToNumber(policy.remindEvery ?? policy.after);
+  return Math.max(1, wait.since + after + wait.reminders * every - Date.now());
+}
+
+/** condition() with an optional timeout; true when `fn` came true. */
+export async function waitFor(fn: () => boolean, timeoutMs: number | undefined): Promise<boolean> {
+  if (timeoutMs === undefined) {
+    await condition(fn);
+    return true;
+  }
+  return condition(fn, timeoutMs);
+}

@@ -1,0 +1,397 @@
+// Delegation: the state of one delegated task and everything that changes it. The workflow function
+// (workflow.ts) routes each handler to a method here and runs the main loop over the waits below
+// (send the first message, answer a question, await an approval, await progress); every method
+// changes only this object's own fields, and carry() hands them to the next run at continue-as-new.
+import { ApplicationFailure, CancellationScope, allHandlersFinished, condition, log, patched, workflowInfo } from '@temporalio/workflow';
+import { msToNumber } from '@temporalio/common/lib/time';
+import type { WatchResult } from '../../activities';
+import type { DeadlinePolicy, DelegatedTask, DelegatedTaskResult } from './input';
+import type { Answer, AnswerResult, DelegatedTaskStatus, Observation, SendResolution, WatchProblem } from './messages';
+import { RemoteTask, artifactKey } from './remote-task';
+import { Alerts, type AlertKind } from './alerts';
+import { sendCalls, shortCalls, type Calls } from './calls';
+import type { DelegatedTaskCarry, Question, Wait } from './carry';
+import { untilDeadline, waitFor } from './deadlines';
+import { authRoundsExceeded, deadlineExceeded } from './outcome';
+import { Publisher } from './publish';
+import { WatchLease, WatchLeases } from './watch';
+
+/**
+ * The watch of an approval round is kept through AUTH_REQUIRED → WORKING: restarting it dropped the
+ * terminal state it may already hold and cost a new subscription and ~12 history events per approval.
+ */
+export const KEEP_WATCH_PATCH = 'keep-watch-after-approval';
+
+export class Delegation {
+  readonly task: RemoteTask;
+  // What a run hands the next (DelegatedTaskCarry), fresh values for the first run.
+  turn = 0;
+  question?: Question;
+  wait?: Wait;
+  authAlerted = 0;
+  inputAlerted = 0;
+  pushConfigId?: string;
+  watchSeq = 0;
+  problem?: WatchProblem;
+  runs = 0;
+  // This run's own.
+  watch?: WatchLease;
+  pendingAnswer?: Answer & { turn: number };
+  readonly replies = new Map<number, AnswerResult>();
+  unresolvedSend?: string;
+  resolution?: SendResolution;
+  /** Set when the run is ending (e.g. `cancelled`): handlers still waiting give up with that reason. */
+  closing?: string;
+  /** Bumped when something the inbox shows changes without a status change (a watch problem). */
+  shown = 0;
+
+  private readonly workflowId: string;
+  private readonly runId: string;
+  /** The first run's id: ids scoped to it never meet a reused workflow id's task, alerts or watches. */
+  private readonly chain: string;
+  private readonly sender: Calls;
+  private readonly calls: Calls;
+  private readonly alerts: Alerts;
+  private readonly leases: WatchLeases;
+  private readonly publisher: Publisher;
+
+  constructor(
+    readonly input: DelegatedTask,
+    carry: DelegatedTaskCarry | undefined,
+  ) {
+    const { task, ...carried } = carry ?? { task: undefined };
+    this.task = task ? RemoteTask.from(task) : new RemoteTask();
+    Object.assign(this, carried);
+    const info = workflowInfo();
+    this.workflowId = info.workflowId;
+    this.runId = info.runId;
+    this.chain = info.firstExecutionRunId;
+    this.sender = sendCalls(input.policies);
+    this.calls = shortCalls();
+    this.alerts = new Alerts(this.calls, input, this.workflowId, this.chain);
+    this.leases = new WatchLeases(info.taskQueue, input.policies.watch);
+    this.publisher = new Publisher(input, info.parent?.workflowId);
+  }
+
+  carry(): DelegatedTaskCarry {
+    return {
+      task: this.task.snapshot(),
+      turn: this.turn,
+      question: this.question,
+      wait: this.wait,
+      authAlerted: this.authAlerted,
+      inputAlerted: this.inputAlerted,
+      pushConfigId: this.pushConfigId,
+      watchSeq: this.watchSeq,
+      problem: this.problem,
+      runs: this.runs + 1,
+    };
+  }
+
+  // ---- Handlers ----
+
+  status(): DelegatedTaskStatus {
+    return {
+      agent: this.input.agent.name,
+      planId: this.input.planId,
+      ...(this.input.stepId ? { stepId: this.input.stepId } : {}),
+      taskId: this.task.taskId,
+      contextId: this.task.contextId,
+      state: this.task.state,
+      waitingOn: this.waitingOn(),
+      text: this.unresolvedSend ?? this.task.text,
+      // A question counts once it is published: an answer binds to the turn shown here.
+      turn: this.question?.turn ?? this.turn,
+      authRounds: this.task.authEntries,
+      lastUpdate: this.task.timestamp,
+      ...(this.problem ? { watchProblem: this.problem } : {}),
+      ...(this.unresolvedSend ? { unresolvedSend: this.unresolvedSend } : {}),
+      continuedAsNew: this.runs,
+    };
+  }
+
+  observe(observation: Observation): void {
+    // A watch of an earlier lease, run or workflow (a reused id) has nothing to say to this one.
+    if (observation.watchId !== undefined && observation.watchId !== this.watch?.id) return;
+    this.task.apply(observation);
+    if (observation.alerted !== undefined) this.authAlerted = Math.max(this.authAlerted, observation.alerted);
+    if (observation.pushConfigId !== undefined) this.pushConfigId = observation.pushConfigId;
+    if (observation.problem !== undefined) {
+      this.problem = observation.problem ?? undefined;
+      this.shown++;
+    }
+  }
+
+  /** The `answer` update: hands the answer to the question's wait; replies once it was sent. */
+  async deliverAnswer(answer: Answer): Promise<AnswerResult> {
+    const turn = this.question!.turn; // the validator checked that this question is published
+    this.pendingAnswer = { ...answer, turn };
+    await condition(() => this.replies.has(turn) || this.task.terminal || this.closing !== undefined);
+    const reply = this.replies.get(turn);
+    if (reply) return reply;
+    const ended = this.task.terminal ? `ended ${this.task.state}` : `was ${this.closing ?? 'closed'}`;
+    throw ApplicationFailure.create({
+      type: 'TaskEnded',
+      message: `${this.input.agent.name} task ${this.task.taskId} ${ended} before the answer to question ${turn} was sent`,
+    });
+  }
+
+  validateAnswer(answer: Answer): void {
+    const why = this.whyNotAnswerable(answer);
+    if (why) throw new Error(`answer rejected: ${why}`);
+  }
+
+  /** The `answer` signal: the update's checks, but a signal cannot be refused, so a bad one is logged. */
+  takeSignalledAnswer(answer: Answer): void {
+    const why = this.whyNotAnswerable(answer);
+    if (why) log.warn('answer signal ignored', { reason: why });
+    else this.pendingAnswer = { ...answer, turn: this.question!.turn };
+  }
+
+  /** The `resolveSend` update: the operator's decision, taken up by sendFirst; replies once it was acted on. */
+  async resolveSend(resolution: SendResolution): Promise<DelegatedTaskStatus> {
+    this.resolution = resolution;
+    await condition(() => this.unresolvedSend === undefined);
+    return this.status();
+  }
+
+  validateResolution(resolution: SendResolution): void {
+    if (this.unresolvedSend === undefined) throw new Error('resolve rejected: no send is waiting for a decision');
+    if (resolution.action !== 'resend' && resolution.action !== 'adopt') throw new Error(`resolve rejected: action ${JSON.stringify((resolution as { action?: unknown }).action)} is neither "resend" nor "adopt"`);
+    if (resolution.action === 'adopt' && (typeof resolution.taskId !== 'string' || resolution.taskId === '')) throw new Error('resolve rejected: adopt needs the remote taskId');
+  }
+
+  // ---- The waits: one per remote state, each returning when the state may have moved ----
+
+  /** Sends the first message; returns the result when the agent answered with a Message and made no task. */
+  async sendFirst(): Promise<DelegatedTaskResult | undefined> {
+    const { agent, message, policies } = this.input;
+    const messageId = `${this.workflowId}/${this.chain}/0`;
+    const timeoutMs = msToNumber(policies.sendTimeout);
+    let sent = await this.sender.sendMessage({ agent, messageId, message, timeoutMs });
+    while (sent.unresolved) {
+      // Never resend blindly: by default an operator decides (resend, or adopt the task the agent made).
+      let resolution: SendResolution = { action: 'resend' };
+      if (policies.onAmbiguousSend === 'ask') {
+        this.unresolvedSend = `The reply to the first message (${messageId}) was lost and ${agent.name} cannot tell whether it got it: ${sent.unresolved.reason}. Resend it, or adopt the task the agent made of it (planner resolve).`;
+        this.publish();
+        this.alerts.send('unresolved', 0, 0, this.task.taskId, this.unresolvedSend);
+        await condition(() => this.resolution !== undefined);
+        resolution = this.resolution!;
+        this.resolution = undefined;
+      }
+      sent = await this.sender.sendMessage({
+        agent,
+        messageId,
+        message,
+        timeoutMs,
+        resolution: resolution.action === 'resend' ? 'resend' : { adoptTaskId: resolution.taskId },
+      });
+      this.unresolvedSend = undefined;
+    }
+    if (sent.message) return { kind: 'message', artifacts: [], message: sent.message, text: sent.text };
+    if (sent.observation) this.task.apply(sent.observation);
+    return undefined;
+  }
+
+  /** INPUT_REQUIRED: publish the question, alert, wait for an answer (or a deadline), send it. */
+  async answerQuestion(): Promise<void> {
+    const { agent, policies } = this.input;
+    if (!this.questionIsCurrent()) {
+      this.turn++;
+      this.question = { turn: this.turn, timestamp: this.task.timestamp, text: this.task.text };
+    }
+    const question = this.question!;
+    const wait = this.beginWait(`input:${question.turn}`);
+    this.publish(); // the question is published with its turn: from here on it takes answers
+    if (this.inputAlerted < question.turn) {
+      this.inputAlerted = question.turn;
+      this.alert('input', question.turn, 0);
+    }
+    // Nothing is held while a human thinks; a slow GetTask notices a task that ended at the agent.
+    const pollMs = msToNumber(policies.watch.inputPoll);
+    while (!this.pendingAnswer && this.questionIsCurrent()) {
+      if (this.historyFull()) return;
+      const deadline = untilDeadline(policies.input, wait);
+      const sleep = deadline === undefined ? pollMs : Math.min(pollMs, deadline);
+      if (await condition(() => this.pendingAnswer !== undefined || !this.questionIsCurrent() || this.historyFull(), sleep)) continue;
+      if (policies.input && untilDeadline(policies.input, wait)! <= 1) await this.onDeadline(policies.input, 'input', question.turn, wait);
+      else this.task.apply(await this.calls.getRemoteTask({ agent, taskId: this.task.taskId! }));
+    }
+    const answer = this.pendingAnswer;
+    if (!answer) return; // the task moved on by itself (e.g. cancelled remotely)
+    const sent = await this.sender.sendMessage({
+      agent,
+      messageId: `${this.workflowId}/${this.chain}/${answer.turn}`,
+      message: { text: answer.text, data: answer.data },
+      taskId: this.task.taskId,
+      contextId: this.task.contextId,
+      question: { timestamp: question.timestamp, text: question.text },
+      timeoutMs: msToNumber(policies.sendTimeout),
+    });
+    if (sent.observation) this.task.apply(sent.observation);
+    this.replies.set(answer.turn, { turn: answer.turn, state: this.task.state!, text: this.task.text });
+    this.pendingAnswer = undefined;
+  }
+
+  /** AUTH_REQUIRED: watch first, alert second (the watch posts the alert), then wait for the state to move. */
+  async awaitApproval(): Promise<void> {
+    const { agent, policies } = this.input;
+    const round = this.task.authEntries;
+    if (round > policies.maxAuthRounds) {
+      await this.cancelRemote();
+      throw authRoundsExceeded(agent.name, this.task.taskId, round, policies.maxAuthRounds);
+    }
+    const wait = this.beginWait(`auth:${round}`);
+    this.publish();
+    const stillWaiting = (): boolean => this.task.state === 'TASK_STATE_AUTH_REQUIRED' && this.task.authEntries === round;
+    while (stillWaiting() && !this.historyFull()) {
+      // Subscribe first, alert second: the watch posts this round's alert after its first look.
+      if (this.watch?.round !== round || this.watch.done) {
+        await this.watch?.stop();
+        this.startWatch(round);
+      }
+      const watch = this.watch!;
+      const shown = this.shown;
+      const deadline = untilDeadline(policies.auth, wait);
+      const woke = await waitFor(() => !stillWaiting() || watch.done || this.shown !== shown || this.historyFull(), deadline);
+      if (watch.error) throw watch.error;
+      this.publish();
+      if (!woke && policies.auth) await this.onDeadline(policies.auth, 'auth', round, wait);
+    }
+  }
+
+  /** SUBMITTED / WORKING: watch until the task needs us. */
+  async awaitProgress(): Promise<void> {
+    this.beginWait(`progress:${this.task.state}`);
+    // A running watch of this task serves the progress wait too, the approval round's included (the
+    // patch is asked only then, so a task without that case records no marker).
+    if (!this.watch || this.watch.done || (this.watch.round !== undefined && !patched(KEEP_WATCH_PATCH))) {
+      await this.watch?.stop();
+      this.startWatch();
+    }
+    const watch = this.watch!;
+    const version = this.task.version;
+    const shown = this.shown;
+    await condition(() => this.task.version !== version || this.shown !== shown || watch.done || this.historyFull());
+    if (watch.error) throw watch.error;
+  }
+
+  // ---- The run's edges: continue-as-new, cancellation, the end ----
+
+  historyFull(): boolean {
+    const info = workflowInfo();
+    return info.continueAsNewSuggested || info.historyLength >= this.input.policies.historyBudget;
+  }
+
+  /** Readies the hand-over to a fresh run; false when an answer arrived meanwhile and must be sent first. */
+  async readyToContinueAsNew(): Promise<boolean> {
+    await this.watch?.stop();
+    await this.alerts.settled();
+    await condition(() => allHandlersFinished() || this.pendingAnswer !== undefined || this.resolution !== undefined);
+    return !(this.pendingAnswer || this.resolution);
+  }
+
+  /** Sends CancelTask to the agent (once the task exists and while it runs), whatever cancels this scope. */
+  async cancelRemote(): Promise<void> {
+    if (!this.task.taskId || this.task.terminal) return;
+    const reply = await CancellationScope.nonCancellable(() => this.calls.cancelRemoteTask({ agent: this.input.agent, taskId: this.task.taskId! }));
+    if (reply) this.task.apply(reply);
+    this.publish();
+  }
+
+  /** The remote task was cancelled by someone else: a workflow may not cancel itself, so an activity asks the server. */
+  cancelThisRun(): Promise<void> {
+    return this.calls.cancelWorkflowRun({ workflowId: this.workflowId, runId: this.runId, reason: `${this.input.agent.name} cancelled task ${this.task.taskId}` });
+  }
+
+  /** The run is ending: handlers still waiting give up with this reason. */
+  close(reason: string): void {
+    this.closing = reason;
+  }
+
+  /** The task is over: release the watch's slot and the agent's push config. */
+  async release(): Promise<void> {
+    this.watch?.cancel();
+    if (this.pushConfigId && this.task.taskId) {
+      const configId = this.pushConfigId;
+      this.pushConfigId = undefined;
+      try {
+        await CancellationScope.nonCancellable(() => this.calls.deletePush({ agent: this.input.agent, taskId: this.task.taskId!, configId }));
+      } catch (err) {
+        log.warn('push config left at the agent', { configId, error: String(err) });
+      }
+    }
+  }
+
+  publish(): void {
+    this.publisher.publish(this);
+  }
+
+  // ---- Parts of the waits ----
+
+  waitingOn(): DelegatedTaskStatus['waitingOn'] {
+    if (this.unresolvedSend !== undefined) return 'operator';
+    if (this.task.state === 'TASK_STATE_INPUT_REQUIRED') return this.questionIsCurrent() ? 'human' : 'none';
+    return this.task.waitingOn();
+  }
+
+  private questionIsCurrent(): boolean {
+    const question = this.question;
+    return question !== undefined && this.task.state === 'TASK_STATE_INPUT_REQUIRED' && this.task.timestamp === question.timestamp;
+  }
+
+  private whyNotAnswerable(answer: Answer): string | undefined {
+    const question = this.question;
+    if (this.task.state !== 'TASK_STATE_INPUT_REQUIRED') return `the task is not waiting for input (state ${this.task.state ?? 'unknown'})`;
+    if (!question) return 'the agent is asking a question that is not published yet; read it (planner status) and answer that';
+    if (!this.questionIsCurrent()) return `the agent has asked something new since question ${question.turn}; read it (planner status) and answer that`;
+    if (this.pendingAnswer) return `question ${question.turn} already has an answer being sent`;
+    if (answer.turn !== undefined && answer.turn !== question.turn) return `the answer names turn ${answer.turn}, but the current question is turn ${question.turn}`;
+    if ((answer.text === undefined || answer.text.trim() === '') && answer.data === undefined) return 'an answer needs text or data';
+    return undefined;
+  }
+
+  private beginWait(key: string): Wait {
+    if (this.wait?.key !== key) this.wait = { key, since: Date.now(), reminders: 0, leases: 0 };
+    return this.wait;
+  }
+
+  private async onDeadline(policy: DeadlinePolicy, kind: 'input' | 'auth', round: number, wait: Wait): Promise<void> {
+    switch (policy.onDeadline) {
+      case 'remind':
+        wait.reminders++;
+        this.alert(kind, round, wait.reminders);
+        return;
+      case 'fail':
+        throw deadlineExceeded(policy, kind, this.input.agent.name, this.task.taskId);
+      case 'cancel':
+        await this.cancelRemote();
+        throw deadlineExceeded(policy, kind, this.input.agent.name, this.task.taskId, { state: this.task.state });
+    }
+  }
+
+  /** Starts a watch lease of this wait: the first one heartbeats fast; an approval round's posts its alert. */
+  private startWatch(round?: number): void {
+    const wait = this.wait;
+    const fast = !wait || wait.leases === 0;
+    if (wait) wait.leases++;
+    const id = `${this.chain}/watch-${++this.watchSeq}`;
+    const sendAlert = round !== undefined && round > this.authAlerted;
+    const known = { state: this.task.state, timestamp: this.task.timestamp, text: this.task.text, artifacts: artifactKey(this.task.artifactList) };
+    const alert = sendAlert ? { ...this.alerts.of('auth', round, 0, this.task.taskId, this.task.text), round } : undefined;
+    const request = { agent: this.input.agent, taskId: this.task.taskId!, known, alert, pushConfigId: this.pushConfigId };
+    this.watch = this.leases.start(id, round, fast, request, (result) => this.takeWatchResult(result));
+  }
+
+  private takeWatchResult(result: WatchResult): void {
+    if (result.observation) this.task.apply(result.observation);
+    if (result.alerted !== undefined) this.authAlerted = Math.max(this.authAlerted, result.alerted);
+    if (result.pushConfigId) this.pushConfigId = result.pushConfigId;
+  }
+
+  /** An alert quoting the agent's words (the question, the approval request). */
+  private alert(kind: AlertKind, round: number, nth: number): void {
+    this.alerts.send(kind, round, nth, this.task.taskId, this.task.text);
+  }
+}

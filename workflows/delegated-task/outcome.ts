@@ -1,0 +1,63 @@
+// How a delegated task's workflow ends: the artifacts of a completed task, a typed failure for any
+// other terminal state or a broken bound (a deadline, the approval rounds), and a failed activity
+// retyped after its innermost cause, so that the plan, the CLI and the Temporal UI read what went
+// wrong at the agent rather than "Activity task failed".
+import { ActivityFailure, ApplicationFailure, isCancellation } from '@temporalio/workflow';
+import type { DeadlinePolicy, DelegatedTaskResult } from './input';
+import type { RemoteTask } from './remote-task';
+import { describeFailure, innermostCause } from '../failure-cause';
+
+/** The result of a task that reached a terminal state: COMPLETED returns it, any other end throws it. */
+export function taskOutcome(agentName: string, task: RemoteTask): DelegatedTaskResult {
+  const result: DelegatedTaskResult = {
+    kind: 'task',
+    state: task.state,
+    taskId: task.taskId,
+    contextId: task.contextId,
+    artifacts: task.artifactList,
+    text: task.text,
+  };
+  if (task.state === 'TASK_STATE_COMPLETED') return result;
+  throw ApplicationFailure.create({
+    type: task.state === 'TASK_STATE_REJECTED' ? 'RemoteTaskRejected' : 'RemoteTaskFailed',
+    nonRetryable: true,
+    message: `${agentName} task ${task.taskId} ended ${task.state}${task.text ? `: ${task.text}` : ''}`,
+    details: [result],
+  });
+}
+
+/**
+ * A failed call fails the workflow with the innermost typed cause in its own type and message
+ * (`RemoteTaskLost: agent deployer no longer knows task … (activity watchRemoteTask)`), not with
+ * "Activity task failed"; the chain stays attached as the cause.
+ */
+export function withTypedCause(err: unknown, agentName: string, taskId: string | undefined): unknown {
+  if (!(err instanceof ActivityFailure) || isCancellation(err)) return err;
+  const inner = innermostCause(err);
+  return ApplicationFailure.create({
+    type: inner instanceof ApplicationFailure && inner.type ? inner.type : (inner?.name ?? 'ActivityFailure'),
+    nonRetryable: true,
+    message: `${agentName} task ${taskId ?? '(not created)'}: ${describeFailure(err)}`,
+    cause: err,
+  });
+}
+
+/** The failure of a wait past its deadline; `cancelled` holds the remote state after the CancelTask it sent, if it sent one. */
+export function deadlineExceeded(policy: DeadlinePolicy, kind: 'input' | 'auth', agentName: string, taskId: string | undefined, cancelled?: { state?: string }): ApplicationFailure {
+  const what = kind === 'input' ? 'an answer (TASK_STATE_INPUT_REQUIRED)' : 'an approval (TASK_STATE_AUTH_REQUIRED)';
+  const message = `${agentName} task ${taskId} waited for ${what} longer than ${policy.after}`;
+  return ApplicationFailure.create({
+    type: kind === 'input' ? 'InputDeadlineExceeded' : 'AuthDeadlineExceeded',
+    nonRetryable: true,
+    message: cancelled ? `${message}; sent CancelTask (remote state now ${cancelled.state})` : message,
+  });
+}
+
+/** The failure of a task that asked for approval more often than policies.maxAuthRounds allows (after CancelTask). */
+export function authRoundsExceeded(agentName: string, taskId: string | undefined, round: number, maxAuthRounds: number): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: 'AuthRoundsExceeded',
+    nonRetryable: true,
+    message: `${agentName} task ${taskId} entered TASK_STATE_AUTH_REQUIRED ${round} times, more than the bound of ${maxAuthRounds}; sent CancelTask`,
+  });
+}

@@ -1,0 +1,81 @@
+// Publishing what a delegated task waits on, and on whom: search attributes (the inbox is one
+// visibility query over them), the Temporal UI's current details, and a stepChanged signal to the
+// plan that runs the task as a step. Only a change is published: an unchanged wait costs no command
+// and no history event.
+import { getExternalWorkflowHandle, log, setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
+import type { DelegatedTask } from './input';
+import type { DelegatedTaskStatus, WaitingOn, WatchProblem } from './messages';
+import type { RemoteTask } from './remote-task';
+import { A2aAgent, A2aTaskId, A2aTaskState, PlanId, PlanStep, PlannerTurn, PlannerWaitText, PlannerWaitingOn, PlannerWaitingSince, WAIT_TEXT_MAX, toTextAttribute } from '../search-attributes';
+import { stepChangedSignal } from '../plan/messages';
+
+/** What a delegation shows of itself (the Delegation class, read only). */
+export interface PublishedState {
+  readonly task: RemoteTask;
+  readonly turn: number;
+  readonly question?: { readonly turn: number };
+  readonly problem?: WatchProblem;
+  readonly unresolvedSend?: string;
+  status(): DelegatedTaskStatus;
+  waitingOn(): WaitingOn;
+}
+
+export class Publisher {
+  /** The details last published: the same wait again publishes nothing. */
+  private published = '';
+
+  constructor(
+    private readonly input: DelegatedTask,
+    /** The plan this task is a step of, when a plan started it. */
+    private readonly parentWorkflowId: string | undefined,
+  ) {}
+
+  publish(state: PublishedState): void {
+    const { input } = this;
+    const waitingOn = state.waitingOn();
+    const details = describeWait(input.agent.name, state, waitingOn);
+    if (details === this.published) return; // nothing new: no commands, no history events
+    this.published = details;
+    // What the inbox shows travels in the same upsert: one visibility call lists every wait.
+    const waiting = waitingOn !== 'none';
+    upsertSearchAttributes([
+      { key: A2aAgent, value: input.agent.name },
+      ...(input.planId ? [{ key: PlanId, value: input.planId }] : []),
+      ...(input.stepId ? [{ key: PlanStep, value: input.stepId }] : []),
+      ...(state.task.taskId ? [{ key: A2aTaskId, value: state.task.taskId }] : []),
+      ...(state.task.state ? [{ key: A2aTaskState, value: state.task.state }] : []),
+      { key: PlannerWaitingOn, value: waitingOn },
+      { key: PlannerWaitText, value: waiting ? toTextAttribute(clipWaitText(state.status().text ?? '')) : null },
+      { key: PlannerTurn, value: waitingOn === 'human' ? (state.question?.turn ?? state.turn) : null },
+      { key: PlannerWaitingSince, value: waiting ? waitingSince(state.unresolvedSend ? undefined : state.task.timestamp) : null },
+    ]);
+    setCurrentDetails(details);
+    // A plan's step tells its plan, which shows the most urgent wait among its steps.
+    if (this.parentWorkflowId && input.stepId) {
+      void getExternalWorkflowHandle(this.parentWorkflowId)
+        .signal(stepChangedSignal, { stepId: input.stepId, status: state.status() })
+        .catch((err: unknown) => log.warn('plan not told of the step change', { error: String(err) }));
+    }
+  }
+}
+
+/** The UI's current details: the task, its state, and what it waits for in the agent's own words. */
+function describeWait(agent: string, state: PublishedState, waitingOn: WaitingOn): string {
+  const task = state.task;
+  const head = `**${agent}** task \`${task.taskId ?? '(not created yet)'}\`: ${task.state ?? 'sending'}`;
+  const problem = state.problem ? `\n\n**Not watched**: ${state.problem.error} (since ${state.problem.since}); still trying.` : '';
+  if (state.unresolvedSend) return `${head}\n\nWaiting on an operator:\n\n> ${state.unresolvedSend}`;
+  if (waitingOn === 'human') return `${head}\n\nWaiting on a human (question turn ${state.question?.turn}):\n\n> ${task.text ?? ''}\n\nAnswer with the \`answer\` update or signal.${problem}`;
+  if (waitingOn === 'operator') return `${head}\n\nWaiting on an operator:\n\n> ${task.text ?? ''}${problem}`;
+  return (task.text ? `${head}\n\n> ${task.text}` : head) + problem;
+}
+
+function clipWaitText(text: string): string {
+  return text.length > WAIT_TEXT_MAX ? `${text.slice(0, WAIT_TEXT_MAX - 1)}…` : text;
+}
+
+/** The agent's own status time when it reads as one, else now (workflow time). */
+function waitingSince(timestamp: string | undefined): Date {
+  const time = timestamp === undefined ? Number.NaN : Date.parse(timestamp);
+  return new Date(Number.isNaN(time) ? Date.now() : time);
+}
