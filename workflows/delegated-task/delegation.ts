@@ -6,7 +6,8 @@ import { ApplicationFailure, CancellationScope, allHandlersFinished, condition, 
 import { msToNumber } from '@temporalio/common/lib/time';
 import type { WatchResult } from '../../activities';
 import type { DeadlinePolicy, DelegatedTask, DelegatedTaskResult } from './input';
-import type { Answer, AnswerResult, DelegatedTaskStatus, Observation, SendResolution, WatchProblem } from './messages';
+import type { Answer, AnswerResult, DelegatedTaskStatus, Observation, RefusedAnswer, SendResolution, WatchProblem } from './messages';
+import { REPORT_REFUSED_ANSWERS_PATCH, answerRefusal, refuseAnswer, type AnswerableView } from './answer-rules';
 import { RemoteTask, artifactKey } from './remote-task';
 import { Alerts, type AlertKind } from './alerts';
 import { sendCalls, shortCalls, type Calls } from './calls';
@@ -40,6 +41,8 @@ export class Delegation {
   readonly replies = new Map<number, AnswerResult>();
   unresolvedSend?: string;
   resolution?: SendResolution;
+  /** The last signalled answer this run refused, shown until an answer is taken. */
+  refusedAnswer?: RefusedAnswer;
   /** Set when the run is ending (e.g. `cancelled`): handlers still waiting give up with that reason. */
   closing?: string;
   /** Bumped when something the inbox shows changes without a status change (a watch problem). */
@@ -106,6 +109,7 @@ export class Delegation {
       lastUpdate: this.task.timestamp,
       ...(this.problem ? { watchProblem: this.problem } : {}),
       ...(this.unresolvedSend ? { unresolvedSend: this.unresolvedSend } : {}),
+      ...(this.refusedAnswer ? { refusedAnswer: this.refusedAnswer } : {}),
       continuedAsNew: this.runs,
     };
   }
@@ -137,15 +141,18 @@ export class Delegation {
   }
 
   validateAnswer(answer: Answer): void {
-    const why = this.whyNotAnswerable(answer);
-    if (why) throw new Error(`answer rejected: ${why}`);
+    const refusal = answerRefusal(this.answerable(), answer);
+    if (refusal) throw refuseAnswer(refusal);
   }
 
-  /** The `answer` signal: the update's checks, but a signal cannot be refused, so a bad one is logged. */
+  /** The `answer` signal (UI, a plan's relays): a refusal is shown in the status, details and plan. */
   takeSignalledAnswer(answer: Answer): void {
-    const why = this.whyNotAnswerable(answer);
-    if (why) log.warn('answer signal ignored', { reason: why });
-    else this.pendingAnswer = { ...answer, turn: this.question!.turn };
+    const refusal = answerRefusal(this.answerable(), answer);
+    if (!refusal) [this.pendingAnswer, this.refusedAnswer] = [{ ...answer, turn: this.question!.turn }, undefined];
+    else log.warn('answer signal ignored', { reason: refusal.reason });
+    if (!refusal || !patched(REPORT_REFUSED_ANSWERS_PATCH)) return;
+    this.refusedAnswer = { reason: refusal.reason, ...(answer.turn !== undefined ? { turn: answer.turn } : {}), ...(answer.from ? { from: answer.from } : {}) };
+    this.publish();
   }
 
   /** The `resolveSend` update: the operator's decision, taken up by sendFirst; replies once it was acted on. */
@@ -341,15 +348,9 @@ export class Delegation {
     return question !== undefined && this.task.state === 'TASK_STATE_INPUT_REQUIRED' && this.task.timestamp === question.timestamp;
   }
 
-  private whyNotAnswerable(answer: Answer): string | undefined {
-    const question = this.question;
-    if (this.task.state !== 'TASK_STATE_INPUT_REQUIRED') return `the task is not waiting for input (state ${this.task.state ?? 'unknown'})`;
-    if (!question) return 'the agent is asking a question that is not published yet; read it (planner status) and answer that';
-    if (!this.questionIsCurrent()) return `the agent has asked something new since question ${question.turn}; read it (planner status) and answer that`;
-    if (this.pendingAnswer) return `question ${question.turn} already has an answer being sent`;
-    if (answer.turn !== undefined && answer.turn !== question.turn) return `the answer names turn ${answer.turn}, but the current question is turn ${question.turn}`;
-    if ((answer.text === undefined || answer.text.trim() === '') && answer.data === undefined) return 'an answer needs text or data';
-    return undefined;
+  private answerable(): AnswerableView {
+    const question = this.question && { turn: this.question.turn, current: this.questionIsCurrent() };
+    return { state: this.task.state, ...(question ? { question } : {}), answering: this.pendingAnswer !== undefined };
   }
 
   private beginWait(key: string): Wait {

@@ -72,8 +72,18 @@ export interface DelegatedTaskStatus {
   watchProblem?: WatchProblem;
   /** Set while the first message's fate is unknown and an operator must decide (resend or adopt). */
   unresolvedSend?: string;
+  /** The last answer that came by signal (the Temporal UI, a plan's relay) and was refused, and why. */
+  refusedAnswer?: RefusedAnswer;
   /** How many runs this workflow has continued as new. */
   continuedAsNew?: number;
+}
+
+export interface RefusedAnswer {
+  reason: string;
+  /** The turn the answer named, if it named one. */
+  turn?: number;
+  /** Who sent it (an upstream A2A message, for a plan's relay). */
+  from?: string;
 }
 
 export const answerUpdate = defineUpdate<AnswerResult, [Answer]>('answer');

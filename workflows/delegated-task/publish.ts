@@ -4,7 +4,7 @@
 // and no history event.
 import { getExternalWorkflowHandle, log, setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
 import type { DelegatedTask } from './input';
-import type { DelegatedTaskStatus, WaitingOn, WatchProblem } from './messages';
+import type { DelegatedTaskStatus, RefusedAnswer, WaitingOn, WatchProblem } from './messages';
 import type { RemoteTask } from './remote-task';
 import { A2aAgent, A2aTaskId, A2aTaskState, PlanId, PlanStep, PlannerTurn, PlannerWaitText, PlannerWaitingOn, PlannerWaitingSince, WAIT_TEXT_MAX, toTextAttribute } from '../search-attributes';
 import { stepChangedSignal } from '../plan/messages';
@@ -16,6 +16,7 @@ export interface PublishedState {
   readonly question?: { readonly turn: number };
   readonly problem?: WatchProblem;
   readonly unresolvedSend?: string;
+  readonly refusedAnswer?: RefusedAnswer;
   status(): DelegatedTaskStatus;
   waitingOn(): WaitingOn;
 }
@@ -63,7 +64,8 @@ export class Publisher {
 function describeWait(agent: string, state: PublishedState, waitingOn: WaitingOn): string {
   const task = state.task;
   const head = `**${agent}** task \`${task.taskId ?? '(not created yet)'}\`: ${task.state ?? 'sending'}`;
-  const problem = state.problem ? `\n\n**Not watched**: ${state.problem.error} (since ${state.problem.since}); still trying.` : '';
+  const refused = state.refusedAnswer ? `\n\n**Answer refused**${state.refusedAnswer.from ? ` (${state.refusedAnswer.from})` : ''}: ${state.refusedAnswer.reason}` : '';
+  const problem = (state.problem ? `\n\n**Not watched**: ${state.problem.error} (since ${state.problem.since}); still trying.` : '') + refused;
   if (state.unresolvedSend) return `${head}\n\nWaiting on an operator:\n\n> ${state.unresolvedSend}`;
   if (waitingOn === 'human') return `${head}\n\nWaiting on a human (question turn ${state.question?.turn}):\n\n> ${task.text ?? ''}\n\nAnswer with the \`answer\` update or signal.${problem}`;
   if (waitingOn === 'operator') return `${head}\n\nWaiting on an operator:\n\n> ${task.text ?? ''}${problem}`;

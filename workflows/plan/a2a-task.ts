@@ -6,6 +6,7 @@ import { ApplicationFailure } from '@temporalio/workflow';
 import { describeIssues } from '../../a2a/validate';
 import type { Artifact, Message, Part, TaskState, TaskStatus } from '../../a2a/schema';
 import type { WaitingOn } from '../delegated-task/messages';
+import { UPSTREAM_ANSWER, answerRefusal, viewOfReported } from '../delegated-task/answer-rules';
 import { a2aSchemas } from '../schemas';
 import {
   PlanUpdateRefusal,
@@ -55,9 +56,12 @@ export function planTaskState(plan: Pick<PlanStatus, 'state' | 'steps'>, failure
   if (questions.length > 0) {
     const [asked, ...rest] = questions;
     const others = [...rest, ...approvals];
+    // An upstream answer that the step refused after the plan passed it on (the question moved in
+    // between): the caller reads why in the status it is sent again.
+    const refused = asked!.refusedAnswer?.from?.startsWith(UPSTREAM_ANSWER) ? `\n\nYour answer (${asked!.refusedAnswer.from}) was refused: ${asked!.refusedAnswer.reason}` : '';
     return {
       state: 'TASK_STATE_INPUT_REQUIRED',
-      text: `${who(asked!)} asks: ${asked!.text ?? ''}${queuedLine(others)}`,
+      text: `${who(asked!)} asks: ${asked!.text ?? ''}${refused}${queuedLine(others)}`,
       stepId: asked!.id,
       queued: others.map((s) => s.id),
     };
@@ -195,6 +199,9 @@ export class PlanTaskRecord {
     if (asked.state !== 'TASK_STATE_INPUT_REQUIRED') throw refusal(PlanUpdateRefusal.NotWaitingOnInput, `the task is ${asked.state}, not waiting on input`);
     const { text, data } = answerOf(message.parts);
     if ((text === undefined || text.trim() === '') && data === undefined) throw refusal(PlanUpdateRefusal.InvalidMessage, 'the message has no text or data part to answer with');
+    // The same rules as every other route (answer-rules.ts), against the asked step's last report.
+    const refused = answerRefusal(viewOfReported(this.plan.steps.get(asked.stepId!)?.status), { text, data });
+    if (refused) throw refusal(refused.kind === 'empty' ? PlanUpdateRefusal.InvalidMessage : PlanUpdateRefusal.NotWaitingOnInput, refused.reason);
   }
 
   /** The upstreamMessage update: records the message and passes its answer to the step whose question the task asks. */
@@ -210,7 +217,7 @@ export class PlanTaskRecord {
     this.received.set(message.messageId, entry);
     // The step's own signal handler checks the turn again when the answer arrives.
     run.passAnswer(
-      { ...(text !== undefined ? { text } : {}), ...(data !== undefined ? { data } : {}), turn, from: `upstream A2A message ${message.messageId}` },
+      { ...(text !== undefined ? { text } : {}), ...(data !== undefined ? { data } : {}), turn, from: `${UPSTREAM_ANSWER} ${message.messageId}` },
       'upstream answer not passed to the step',
     );
     return { ...entry, duplicate: false };

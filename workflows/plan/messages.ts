@@ -3,7 +3,7 @@
 // refuses an update. Contract only: the behaviour behind it lives in the folder's other files.
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { Artifact, Message, Task, TaskState } from '../../a2a/schema';
-import type { Answer, DelegatedTaskStatus, WaitingOn } from '../delegated-task/messages';
+import type { Answer, DelegatedTaskStatus, RefusedAnswer, WaitingOn } from '../delegated-task/messages';
 import type { PlanRunInput } from './input';
 
 /**
@@ -34,6 +34,8 @@ export interface StepStatus {
   reason?: string;
   /** Names of the artifacts of a completed step. */
   artifacts?: string[];
+  /** The last answer to this step's question that was refused (by the plan or the step), and why. */
+  refusedAnswer?: RefusedAnswer;
   /** Who answers the step's questions: ask (a person, CLI/API/UI) or forward (the upstream A2A caller). */
   onInput?: 'ask' | 'forward';
 }

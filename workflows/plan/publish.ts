@@ -18,7 +18,8 @@ export function renderPlanDetails(plan: PlanStatus): string {
     if (step.state !== 'running') return `${head}${step.state}${step.reason ? `: ${step.reason}` : ''}`;
     const child = step.workflowId ? ` — task workflow \`${step.workflowId}\`` : '';
     if (step.waitingOn === 'human') {
-      return `${head}**waiting on a human** (question turn ${step.turn}):\n  > ${step.text ?? ''}\n  Answer: \`planner answer ${plan.planId} ${step.id} <text>\`${child}`;
+      const refused = step.refusedAnswer ? `\n  Last answer refused${step.refusedAnswer.from ? ` (${step.refusedAnswer.from})` : ''}: ${step.refusedAnswer.reason}` : '';
+      return `${head}**waiting on a human** (question turn ${step.turn}):\n  > ${step.text ?? ''}\n  Answer: \`planner answer ${plan.planId} ${step.id} <text>\`${child}${refused}`;
     }
     if (step.waitingOn === 'operator') return `${head}**waiting on an operator**:\n  > ${step.text ?? ''}${child}`;
     return `${head}${step.remoteState ?? 'starting'}${child}`;

@@ -10,6 +10,7 @@ import {
   getExternalWorkflowHandle,
   isCancellation,
   log,
+  patched,
   startChild,
 } from '@temporalio/workflow';
 import type { PlanRunInput, Step } from './input';
@@ -18,7 +19,8 @@ import { summaryLine, taskInput } from './step-input';
 import type { PlanResult, PlanState, PlanStatus, StepResult, StepState, StepStatus } from './messages';
 import { DelegatedTaskWorkflow } from '../delegated-task/workflow';
 import type { DelegatedTaskInput, DelegatedTaskResult } from '../delegated-task/input';
-import { answerSignal, type Answer, type DelegatedTaskStatus, type WaitingOn } from '../delegated-task/messages';
+import { answerSignal, type Answer, type DelegatedTaskStatus, type RefusedAnswer, type WaitingOn } from '../delegated-task/messages';
+import { REPORT_REFUSED_ANSWERS_PATCH, answerRefusal, viewOfReported } from '../delegated-task/answer-rules';
 import { describeFailure } from '../failure-cause';
 import { A2aAgent, PlanId, PlannerWaitingOn } from '../search-attributes';
 
@@ -35,6 +37,8 @@ export class StepRun {
   startedAt?: string;
   endedAt?: string;
   scope?: CancellationScope;
+  /** An answer the plan refused for this step (its answer signal); cleared by the step's next report. */
+  refusedAnswer?: RefusedAnswer;
 
   constructor(readonly step: Step) {}
 
@@ -110,6 +114,7 @@ export class StepRun {
       ...(this.endedAt ? { endedAt: this.endedAt } : {}),
       ...(this.reason ? { reason: this.reason } : {}),
       ...(this.result ? { artifacts: this.result.artifacts.map((a) => a.name ?? a.artifactId) } : {}),
+      ...(waiting === 'human' && (this.refusedAnswer ?? reported?.refusedAnswer) ? { refusedAnswer: this.refusedAnswer ?? reported?.refusedAnswer } : {}),
       onInput: this.step.onInput,
     };
   }
@@ -155,23 +160,34 @@ export class PlanRunState {
     const run = this.steps.get(stepId);
     if (!run || run.ended) return; // a late word from a step that has ended says nothing new
     run.status = status;
+    run.refusedAnswer = undefined;
     this.version++;
   }
 
-  /** The answer signal (the Temporal UI's route): passes the answer to the step if it waits on a question. */
+  /**
+   * The answer signal (the Temporal UI's route): the answer rules (answer-rules.ts) against the step's
+   * last report, then the step's own checks. A signal cannot be refused, so a refusal is shown on the
+   * step (status and details), where the sender looks.
+   */
   answerStep({ stepId, ...answer }: Answer & { stepId: string }): void {
     const run = this.steps.get(stepId);
-    const why = !run
-      ? `no step "${stepId}" (steps: ${[...this.steps.keys()].join(', ')})`
-      : run.view().waitingOn !== 'human'
-        ? `step "${stepId}" is not waiting on a question (state ${run.state}, ${run.status?.state ?? 'not started'})`
-        : undefined;
-    if (why) {
-      log.warn('answer signal ignored', { reason: why });
+    if (!run) {
+      log.warn('answer signal ignored', { reason: `no step "${stepId}" (steps: ${[...this.steps.keys()].join(', ')})` });
       return;
     }
-    // The step's own validator decides if the answer still fits its question.
-    run!.passAnswer({ ...answer, turn: answer.turn ?? run!.status?.turn }, 'answer not passed to the step');
+    const relayed = { ...answer, turn: answer.turn ?? run.status?.turn };
+    const reason =
+      run.view().waitingOn !== 'human'
+        ? `step "${stepId}" is not waiting on a question (state ${run.state}, ${run.status?.state ?? 'not started'})`
+        : answerRefusal(viewOfReported(run.status), relayed)?.reason;
+    if (reason === undefined) {
+      run.passAnswer(relayed, 'answer not passed to the step');
+      return;
+    }
+    log.warn('answer signal ignored', { reason });
+    if (run.state !== 'running' || !patched(REPORT_REFUSED_ANSWERS_PATCH)) return;
+    run.refusedAnswer = { reason, ...(answer.turn !== undefined ? { turn: answer.turn } : {}), from: answer.from ?? "the plan's answer signal" };
+    this.version++;
   }
 
   state(): PlanState {
