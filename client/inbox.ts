@@ -16,10 +16,9 @@ import { describeFailure } from '../workflows/failure-cause';
 import { statusQuery, type DelegatedTaskStatus } from '../workflows/delegated-task/messages';
 import { A2aAgent, A2aTaskId, A2aTaskState, PlanId, PlanStep, PlannerTurn, PlannerWaitText, PlannerWaitingOn, PlannerWaitingSince, fromTextAttribute } from '../workflows/search-attributes';
 import { InvalidInputError } from './delegated-task';
+import { describeWorkflowOfType, QUERY_TIMEOUT_MS, statusQueryTimeoutMessage } from './workflows';
 
 const WORKFLOW_TYPE = DelegatedTaskWorkflow.name;
-/** How long a `status` query may take before the worker is presumed absent. */
-const QUERY_TIMEOUT_MS = 10_000;
 
 export class TaskNotFoundError extends Error {
   override readonly name = 'TaskNotFoundError';
@@ -56,10 +55,7 @@ export async function queryStatus(client: Client, workflowId: string, runId?: st
     return await client.withDeadline(Date.now() + QUERY_TIMEOUT_MS, () => client.workflow.getHandle(workflowId, runId).query(statusQuery));
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) throw new TaskNotFoundError(workflowId);
-    if (isGrpcDeadlineError(err)) {
-      const queue = taskQueue ? ` on task queue ${taskQueue}` : '';
-      throw new Error(`the status query got no answer within ${QUERY_TIMEOUT_MS / 1000} s: is a planner worker running${queue}?`);
-    }
+    if (isGrpcDeadlineError(err)) throw new Error(statusQueryTimeoutMessage(taskQueue));
     throw err;
   }
 }
@@ -95,16 +91,8 @@ export interface ArtifactSummary {
 }
 
 /** The workflow behind a delegated task id; TaskNotFoundError when there is none (or it is another kind). */
-export async function requireTask(client: Client, workflowId: string): Promise<WorkflowExecutionDescription> {
-  let desc: WorkflowExecutionDescription;
-  try {
-    desc = await client.workflow.getHandle(workflowId).describe();
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) throw new TaskNotFoundError(workflowId);
-    throw err;
-  }
-  if (desc.type !== WORKFLOW_TYPE) throw new TaskNotFoundError(workflowId, `it is a ${desc.type} workflow`);
-  return desc;
+export function requireTask(client: Client, workflowId: string): Promise<WorkflowExecutionDescription> {
+  return describeWorkflowOfType(client, workflowId, WORKFLOW_TYPE, (detail) => new TaskNotFoundError(workflowId, detail));
 }
 
 export async function describeTask(client: Client, workflowId: string): Promise<TaskSnapshot> {

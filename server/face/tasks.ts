@@ -3,14 +3,15 @@
 // history (client/follow-history.ts, as the CLI and the API do) and queries only when the history has moved: a
 // follower adds no event to the plan's history.
 import { createHash } from 'node:crypto';
-import { WorkflowNotFoundError, isGrpcServiceError, type Client, type WorkflowExecutionDescription } from '@temporalio/client';
+import { isGrpcServiceError, type Client } from '@temporalio/client';
 import { followHistory } from '../../client/follow-history';
+import { PLAN_WORKFLOW_TYPE } from '../../client/plan';
+import { describeWorkflowOfType, QUERY_TIMEOUT_MS } from '../../client/workflows';
 import { TaskStateSchema, isTerminal, type Artifact, type Message, type Task, type TaskState } from '../../a2a/schema';
-import { PlanWorkflow } from '../../workflows/plan/workflow';
 import { planTaskQuery, type PlanTask } from '../../workflows/plan/messages';
 
-export const PLAN_WORKFLOW_TYPE = PlanWorkflow.name;
-const QUERY_TIMEOUT_MS = 10_000;
+/** Kept for the face's other files: the one definition is client/plan.ts's. */
+export { PLAN_WORKFLOW_TYPE };
 
 const h = (s: string, n = 16): string => createHash('sha256').update(s, 'utf8').digest('hex').slice(0, n);
 
@@ -66,14 +67,7 @@ function closedState(status: string): TaskState | undefined {
 /** The caller's task: another caller's task is not found, exactly as an unknown one (spec §13.1). */
 export async function readTask(client: Client, id: string, principal: string): Promise<TaskRead> {
   if (!id.startsWith(principalPrefix(principal))) throw new TaskLookupError('not-found', `Task not found: ${id}`);
-  let desc: WorkflowExecutionDescription;
-  try {
-    desc = await client.workflow.getHandle(id).describe();
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) throw new TaskLookupError('not-found', `Task not found: ${id}`);
-    throw err;
-  }
-  if (desc.type !== PLAN_WORKFLOW_TYPE) throw new TaskLookupError('not-found', `Task not found: ${id}`);
+  const desc = await describeWorkflowOfType(client, id, PLAN_WORKFLOW_TYPE, () => new TaskLookupError('not-found', `Task not found: ${id}`));
   let task: PlanTask | null;
   try {
     task = await client.withDeadline(Date.now() + QUERY_TIMEOUT_MS, () => client.workflow.getHandle(id, desc.runId).query(planTaskQuery));
