@@ -2,8 +2,7 @@
 // time (Temporal, the agent, a rejected answer, an unknown workflow id); 2 the command line or the
 // environment is wrong and nothing was sent. Every failure is one line on stderr, never a stack.
 import { CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings';
-import { InvalidInputError } from '../client/delegated-task';
-import { TaskNotFoundError } from '../client/inbox';
+import { InvalidInputError, TaskNotFoundError } from '../client/delegated-task';
 import { err } from './output';
 
 export const EXIT_OK = 0;

@@ -6,7 +6,7 @@ import type { Client } from '@temporalio/client';
 import type { Artifact } from '../a2a/schema';
 import type { DelegatedTaskWorkflow } from '../workflows/delegated-task/workflow';
 import type { DelegatedTaskResult } from '../workflows/delegated-task/input';
-import { requireTask } from './inbox';
+import { requireTask } from './delegated-task';
 
 /** The task has no such artifact, or cannot have one now (running, failed); the message says which. */
 export class ArtifactUnavailableError extends Error {
@@ -34,7 +34,7 @@ export interface ArtifactContent {
 
 /**
  * The artifact called `name` (or with that artifactId) of the completed task `workflowId`.
- * Throws TaskNotFoundError (client/inbox.ts) or ArtifactUnavailableError.
+ * Throws TaskNotFoundError (client/delegated-task.ts) or ArtifactUnavailableError.
  */
 export async function readArtifact(client: Client, workflowId: string, name: string): Promise<ArtifactContent> {
   const desc = await requireTask(client, workflowId);

@@ -17,11 +17,17 @@ import { describeFailure } from '../workflows/failure-cause';
 import { PlanWorkflow } from '../workflows/plan/workflow';
 import { planStatusQuery, type PlanResult, type PlanStatus, type StepStatus } from '../workflows/plan/messages';
 import { PlanId, PlannerWaitingOn } from '../workflows/search-attributes';
-import { planIdProblem } from './inbox';
 import { describeWorkflowOfType, QUERY_TIMEOUT_MS, statusQueryTimeoutMessage } from './workflows';
 
 export { PlanError };
 export const PLAN_WORKFLOW_TYPE = PlanWorkflow.name;
+
+/** Why a plan id cannot be searched for (it goes into a visibility query string), if it cannot. */
+export function planIdProblem(planId: string): string | undefined {
+  if (planId === '') return 'a plan id cannot be empty';
+  if (/["'\\\r\n]/.test(planId)) return 'quotes, backslashes and line breaks are not allowed in a plan id';
+  return undefined;
+}
 
 /** The plan cannot run (bad file, bad document, bad inputs): nothing was started. */
 export class InvalidPlanError extends Error {

@@ -2,7 +2,7 @@
 // claim-check codec brings back what it moved to the blob store), with the part's content type.
 import { Router } from 'express';
 import { ArtifactUnavailableError, readArtifact, type ArtifactContent } from '../../client/artifact';
-import { TaskNotFoundError } from '../../client/inbox';
+import { TaskNotFoundError } from '../../client/delegated-task';
 import type { ApiContext } from '../context';
 import { ApiError, conflict, notFound, parseOr400 } from '../errors';
 import { ArtifactParams } from './schemas';

@@ -1,9 +1,8 @@
-// Single delegated tasks: read one, answer its question. Reads and answers go through client/inbox.ts
-// and client/delegated-task.ts, the same code the CLI uses.
+// Single delegated tasks: read one, answer its question. Reads and answers go through
+// client/delegated-task.ts, the same code the CLI uses.
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { Router } from 'express';
-import { answerTask } from '../../client/delegated-task';
-import { describeTask, requireTask, TaskNotFoundError } from '../../client/inbox';
+import { answerTask, describeTask, requireTask, TaskNotFoundError } from '../../client/delegated-task';
 import type { ApiContext } from '../context';
 import { conflict, notFound, parseOr400 } from '../errors';
 import { AnswerBodySchema, TaskParams, type AnswerResultSchema, type TaskSchema } from './schemas';
