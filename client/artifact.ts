@@ -34,7 +34,7 @@ export interface ArtifactContent {
 
 /**
  * The artifact called `name` (or with that artifactId) of the completed task `workflowId`.
- * Throws TaskNotFoundError (client/delegated-task.ts) or ArtifactUnavailableError.
+ * Throws DelegatedTaskNotFoundError (client/delegated-task.ts) or ArtifactUnavailableError.
  */
 export async function readArtifact(client: Client, workflowId: string, name: string): Promise<ArtifactContent> {
   const desc = await requireTask(client, workflowId);

@@ -36,6 +36,17 @@ export class InvalidInputError extends Error {
   override readonly name = 'InvalidInputError';
 }
 
+/** No delegated-task workflow has this id (none at all, or the id names another kind of workflow). */
+export class DelegatedTaskNotFoundError extends Error {
+  override readonly name = 'DelegatedTaskNotFoundError';
+  constructor(
+    readonly workflowId: string,
+    detail?: string,
+  ) {
+    super(`no delegated task with id ${workflowId}${detail ? ` (${detail})` : ''}`);
+  }
+}
+
 export interface StartOptions {
   taskQueue: string;
   workflowId?: string;
@@ -82,22 +93,12 @@ export function resolveSend(client: Client, workflowId: string, resolution: Send
   return client.workflow.getHandle(workflowId).executeUpdate(resolveSendUpdate, { args: [resolution] });
 }
 
-export class TaskNotFoundError extends Error {
-  override readonly name = 'TaskNotFoundError';
-  constructor(
-    readonly workflowId: string,
-    detail?: string,
-  ) {
-    super(`no delegated task with id ${workflowId}${detail ? ` (${detail})` : ''}`);
-  }
-}
-
 /** The `status` query, bounded so that a missing worker gives an answer instead of a hang. */
 export async function queryStatus(client: Client, workflowId: string, runId?: string, taskQueue?: string): Promise<DelegatedTaskStatus> {
   try {
     return await client.withDeadline(Date.now() + QUERY_TIMEOUT_MS, () => client.workflow.getHandle(workflowId, runId).query(statusQuery));
   } catch (err) {
-    if (err instanceof WorkflowNotFoundError) throw new TaskNotFoundError(workflowId);
+    if (err instanceof WorkflowNotFoundError) throw new DelegatedTaskNotFoundError(workflowId);
     if (isGrpcDeadlineError(err)) throw new Error(statusQueryTimeoutMessage(taskQueue));
     throw err;
   }
@@ -133,9 +134,9 @@ export interface ArtifactSummary {
   preview: string;
 }
 
-/** The workflow behind a delegated task id; TaskNotFoundError when there is none (or it is another kind). */
+/** The workflow behind a delegated task id; DelegatedTaskNotFoundError when there is none (or it is another kind). */
 export function requireTask(client: Client, workflowId: string): Promise<WorkflowExecutionDescription> {
-  return describeWorkflowOfType(client, workflowId, DELEGATED_TASK_WORKFLOW_TYPE, (detail) => new TaskNotFoundError(workflowId, detail));
+  return describeWorkflowOfType(client, workflowId, DELEGATED_TASK_WORKFLOW_TYPE, (detail) => new DelegatedTaskNotFoundError(workflowId, detail));
 }
 
 export async function describeTask(client: Client, workflowId: string): Promise<TaskSnapshot> {

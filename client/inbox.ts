@@ -3,7 +3,7 @@
 // lacks the search attributes that carry the inbox's fields.
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import { A2aAgent, A2aTaskId, A2aTaskState, PlanId, PlanStep, PlannerTurn, PlannerWaitText, PlannerWaitingOn, PlannerWaitingSince, fromTextAttribute } from '../workflows/search-attributes';
-import { DELEGATED_TASK_WORKFLOW_TYPE, InvalidInputError, queryStatus, TaskNotFoundError } from './delegated-task';
+import { DELEGATED_TASK_WORKFLOW_TYPE, DelegatedTaskNotFoundError, InvalidInputError, queryStatus } from './delegated-task';
 import { planIdProblem } from './plan';
 
 /** The visibility query behind the inbox: running delegated tasks waiting on a human or an operator. */
@@ -102,7 +102,7 @@ async function entryFromQuery(client: Client, wf: WorkflowExecutionInfo): Promis
       waitingSince: since && !Number.isNaN(since.getTime()) ? since : wf.startTime,
     };
   } catch (err) {
-    if (err instanceof TaskNotFoundError) return undefined;
+    if (err instanceof DelegatedTaskNotFoundError) return undefined;
     const waitingOn = attrs.get(PlannerWaitingOn);
     return {
       ...base,

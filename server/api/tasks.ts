@@ -2,7 +2,7 @@
 // client/delegated-task.ts, the same code the CLI uses.
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { Router } from 'express';
-import { answerTask, describeTask, requireTask, TaskNotFoundError } from '../../client/delegated-task';
+import { answerTask, DelegatedTaskNotFoundError, describeTask, requireTask } from '../../client/delegated-task';
 import type { ApiContext } from '../context';
 import { conflict, notFound, parseOr400 } from '../errors';
 import { AnswerBodySchema, TaskParams, type AnswerResultSchema, type TaskSchema } from './schemas';
@@ -49,7 +49,7 @@ async function withTask<T>(workflowId: string, f: () => Promise<T>): Promise<T> 
   try {
     return await f();
   } catch (err) {
-    if (err instanceof TaskNotFoundError) throw notFound(err.message);
+    if (err instanceof DelegatedTaskNotFoundError) throw notFound(err.message);
     if (err instanceof WorkflowNotFoundError) throw notFound(`no delegated task with id ${workflowId}`);
     throw err;
   }
