@@ -12,7 +12,7 @@ export function printSnapshot(snapshot: TaskSnapshot): void {
 }
 
 /** The Temporal status a closed run's WorkflowFailedError stands for. */
-export function statusOf(e: WorkflowFailedError): string {
+export function executionStatusOf(e: WorkflowFailedError): string {
   if (e.cause instanceof CancelledFailure) return 'CANCELLED';
   if (e.cause instanceof TerminatedFailure) return 'TERMINATED';
   if (e.cause instanceof TimeoutFailure) return 'TIMED_OUT';

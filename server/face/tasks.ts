@@ -39,7 +39,10 @@ export function contextPrefix(principal: string, contextId: string): string {
   return `${principalPrefix(principal)}${h(`ctx\n${contextId}`, 12)}-`;
 }
 
-/** The A2A error to raise: the handler turns these into the SDK's typed errors. */
+/**
+ * Reading an A2A task failed: there is no such task for this caller (not-found), or its state
+ * cannot be read now (unavailable). The handler turns these into the SDK's typed errors.
+ */
 export class TaskLookupError extends Error {
   constructor(
     readonly kind: 'not-found' | 'unavailable',
@@ -95,11 +98,14 @@ export function trimHistory<T extends Task>(task: T, historyLength: number | und
 }
 
 /** The state a status message of the plan's record carries (undefined: an upstream message). */
-export function statusOf(m: Message): TaskState | undefined {
+export function stateOfStatusMessage(m: Message): TaskState | undefined {
   if (m.role !== 'ROLE_AGENT') return undefined;
   const r = TaskStateSchema.safeParse(m.metadata?.state);
   return r.success ? r.data : undefined;
 }
+
+/** The old name of stateOfStatusMessage, kept while server/face/handler.ts still imports it. */
+export const statusOf = stateOfStatusMessage;
 
 export type Frame =
   | { task: Task }
@@ -161,7 +167,7 @@ export async function* followTask(client: Client, id: string, opts: FollowOption
       const fresh = task.history.slice(seenHistory);
       seenHistory = Math.max(seenHistory, task.history.length);
       for (const m of fresh) {
-        const state = statusOf(m);
+        const state = stateOfStatusMessage(m);
         if (!state) continue; // the upstream's own message
         const status = { state, message: m, timestamp: String(m.metadata?.timestamp ?? task.status.timestamp) };
         yield { statusUpdate: { taskId: id, contextId: task.contextId, status } };
