@@ -1,7 +1,7 @@
-// What every reader of the planner's workflows does the same way: find a workflow by id and check it
-// is of the kind asked for (a plan id must not name a delegated task, nor the reverse), and bound a
-// query so that a missing worker gives an answer instead of a hang, and say so in one sentence. Used by client/plan.ts,
-// client/delegated-task.ts and the A2A face (server/face/tasks.ts).
+// What every reader of the planner's workflows does the same way: find a workflow by id and check
+// it is of the kind asked for (a plan id must not name a delegated task, nor the reverse), and
+// bound a query so that a missing worker gives an answer instead of a hang, said in one sentence.
+// Used by client/plan.ts, client/delegated-task.ts and the A2A face (server/face/tasks.ts).
 import { WorkflowNotFoundError, type Client, type WorkflowExecutionDescription } from '@temporalio/client';
 
 /** How long a query (or reading a closed run's result) may take before the worker is presumed absent. */
