@@ -1,7 +1,6 @@
-// Reading one artifact of a completed delegated task (CLI `planner artifact`, and the API later):
+// Reading one artifact of a completed delegated task (CLI `planner artifact`, API /v1/artifacts):
 // the workflow's result, decoded through the planner's data converter, so an artifact that the
 // claim-check codec moved to the blob store comes back whole.
-import { writeFile } from 'node:fs/promises';
 import type { Client } from '@temporalio/client';
 import type { Artifact } from '../a2a/schema';
 import type { DelegatedTaskWorkflow } from '../workflows/delegated-task/workflow';
@@ -75,15 +74,4 @@ function kindOf(artifact: Artifact): ArtifactContent['kind'] {
   const kinds = new Set(artifact.parts.map((p) => ('text' in p ? 'text' : 'raw' in p ? 'raw' : 'data' in p ? 'data' : 'link')));
   const [only] = kinds;
   return kinds.size === 1 && only !== 'link' ? only! : 'mixed';
-}
-
-/** `planner artifact`: the bytes to `file`, or to stdout. */
-export async function writeArtifact(content: ArtifactContent, file: string | undefined): Promise<number> {
-  if (file !== undefined) {
-    await writeFile(file, content.bytes);
-    process.stderr.write(`wrote ${content.bytes.length} bytes of ${content.name ?? content.artifactId} to ${file}\n`);
-    return 0;
-  }
-  await new Promise<void>((resolve, reject) => process.stdout.write(content.bytes, (err) => (err ? reject(err) : resolve())));
-  return 0;
 }
