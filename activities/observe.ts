@@ -9,10 +9,10 @@ export function messageText(message: Message | undefined): string | undefined {
   return texts.length ? texts.join('\n') : undefined;
 }
 
-const statusOf = (s: TaskStatus): Observation['status'] => ({ state: s.state, timestamp: s.timestamp, text: messageText(s.message) });
+const observeStatus = (s: TaskStatus): Observation['status'] => ({ state: s.state, timestamp: s.timestamp, text: messageText(s.message) });
 
 export function observeTask(task: Task, source: Observation['source']): Observation {
-  return { source, taskId: task.id, contextId: task.contextId, status: statusOf(task.status), artifacts: task.artifacts ?? [] };
+  return { source, taskId: task.id, contextId: task.contextId, status: observeStatus(task.status), artifacts: task.artifacts ?? [] };
 }
 
 /** Returns undefined for frames that say nothing about the task (a bare message). */
@@ -20,7 +20,7 @@ export function observeFrame(frame: StreamResponse, source: Observation['source'
   if ('task' in frame && frame.task) return observeTask(frame.task, source);
   if ('statusUpdate' in frame && frame.statusUpdate) {
     const u = frame.statusUpdate;
-    return { source, taskId: u.taskId, contextId: u.contextId, status: statusOf(u.status) };
+    return { source, taskId: u.taskId, contextId: u.contextId, status: observeStatus(u.status) };
   }
   if ('artifactUpdate' in frame && frame.artifactUpdate) {
     const u = frame.artifactUpdate;

@@ -2,8 +2,7 @@
 // time (Temporal, the agent, a rejected answer, an unknown workflow id); 2 the command line or the
 // environment is wrong and nothing was sent. Every failure is one line on stderr, never a stack.
 import { CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings';
-import { InvalidInputError } from '../client/delegated-task';
-import { TaskNotFoundError } from '../client/inbox';
+import { DelegatedTaskNotFoundError, InvalidInputError } from '../client/delegated-task';
 import { err } from './output';
 
 export const EXIT_OK = 0;
@@ -59,7 +58,7 @@ export function reportError(command: CommandUnknownOpts, e: unknown): number {
     return EXIT_USAGE;
   }
   const message = e instanceof Error ? e.message : String(e);
-  const expected = e instanceof CliFailure || e instanceof TaskNotFoundError;
+  const expected = e instanceof CliFailure || e instanceof DelegatedTaskNotFoundError;
   const debug = Boolean(process.env.PLANNER_CLI_DEBUG);
   // One line: an unexpected error's further lines (a build log, a stack in the message) on request.
   const [first = '', ...more] = message.split('\n');

@@ -2,7 +2,7 @@
 // value throws a UsageError naming the flag and what it should look like (exit 2, nothing sent).
 import { readFileSync } from 'node:fs';
 import { DurationSchema } from '../workflows/delegated-task/input';
-import { planIdProblem } from '../client/inbox';
+import { planIdProblem } from '../client/plan';
 import { UsageError } from './errors';
 
 export function parseJson(what: string, text: string): unknown {

@@ -1,7 +1,7 @@
 // How a delegated task stands or ended, in the words the CLI prints: a snapshot as JSON, and one
 // sentence for a run that closed ("failed: <innermost cause>", "was cancelled", ...).
 import { CancelledFailure, TerminatedFailure, TimeoutFailure, type Client, type WorkflowFailedError } from '@temporalio/client';
-import { describeTask, type TaskSnapshot } from '../client/inbox';
+import { describeTask, type TaskSnapshot } from '../client/delegated-task';
 import { CliFailure } from './errors';
 import { printJson } from './output';
 
@@ -12,7 +12,7 @@ export function printSnapshot(snapshot: TaskSnapshot): void {
 }
 
 /** The Temporal status a closed run's WorkflowFailedError stands for. */
-export function statusOf(e: WorkflowFailedError): string {
+export function executionStatusOf(e: WorkflowFailedError): string {
   if (e.cause instanceof CancelledFailure) return 'CANCELLED';
   if (e.cause instanceof TerminatedFailure) return 'TERMINATED';
   if (e.cause instanceof TimeoutFailure) return 'TIMED_OUT';

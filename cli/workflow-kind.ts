@@ -1,7 +1,7 @@
 // Commands that take "an id" (status, answer, cancel, artifacts) accept a plan's id or a delegated
 // task's workflow id; the workflow's type says which.
 import { WorkflowNotFoundError, type Client, type WorkflowExecutionDescription } from '@temporalio/client';
-import { DelegatedTaskWorkflow } from '../workflows/delegated-task/workflow';
+import { DELEGATED_TASK_WORKFLOW_TYPE } from '../client/delegated-task';
 import { PLAN_WORKFLOW_TYPE } from '../client/plan';
 import { CliFailure } from './errors';
 
@@ -16,7 +16,7 @@ export async function workflowKind(client: Client, id: string): Promise<Workflow
     throw e;
   }
   if (desc.type === PLAN_WORKFLOW_TYPE) return { kind: 'plan', desc };
-  if (desc.type === DelegatedTaskWorkflow.name) return { kind: 'task', desc };
+  if (desc.type === DELEGATED_TASK_WORKFLOW_TYPE) return { kind: 'task', desc };
   throw new CliFailure(`${id} is a ${desc.type} workflow, neither a plan nor a delegated task`);
 }
 

@@ -1,12 +1,11 @@
-// Reading one artifact of a completed delegated task (CLI `planner artifact`, and the API later):
+// Reading one artifact of a completed delegated task (CLI `planner artifact`, API /v1/artifacts):
 // the workflow's result, decoded through the planner's data converter, so an artifact that the
 // claim-check codec moved to the blob store comes back whole.
-import { writeFile } from 'node:fs/promises';
 import type { Client } from '@temporalio/client';
 import type { Artifact } from '../a2a/schema';
 import type { DelegatedTaskWorkflow } from '../workflows/delegated-task/workflow';
 import type { DelegatedTaskResult } from '../workflows/delegated-task/input';
-import { requireTask } from './inbox';
+import { requireTask } from './delegated-task';
 
 /** The task has no such artifact, or cannot have one now (running, failed); the message says which. */
 export class ArtifactUnavailableError extends Error {
@@ -34,7 +33,7 @@ export interface ArtifactContent {
 
 /**
  * The artifact called `name` (or with that artifactId) of the completed task `workflowId`.
- * Throws TaskNotFoundError (client/inbox.ts) or ArtifactUnavailableError.
+ * Throws DelegatedTaskNotFoundError (client/delegated-task.ts) or ArtifactUnavailableError.
  */
 export async function readArtifact(client: Client, workflowId: string, name: string): Promise<ArtifactContent> {
   const desc = await requireTask(client, workflowId);
@@ -75,15 +74,4 @@ function kindOf(artifact: Artifact): ArtifactContent['kind'] {
   const kinds = new Set(artifact.parts.map((p) => ('text' in p ? 'text' : 'raw' in p ? 'raw' : 'data' in p ? 'data' : 'link')));
   const [only] = kinds;
   return kinds.size === 1 && only !== 'link' ? only! : 'mixed';
-}
-
-/** `planner artifact`: the bytes to `file`, or to stdout. */
-export async function writeArtifact(content: ArtifactContent, file: string | undefined): Promise<number> {
-  if (file !== undefined) {
-    await writeFile(file, content.bytes);
-    process.stderr.write(`wrote ${content.bytes.length} bytes of ${content.name ?? content.artifactId} to ${file}\n`);
-    return 0;
-  }
-  await new Promise<void>((resolve, reject) => process.stdout.write(content.bytes, (err) => (err ? reject(err) : resolve())));
-  return 0;
 }

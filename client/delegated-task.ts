@@ -1,23 +1,50 @@
-// Starting and answering delegated tasks from outside the worker (API, CLI, tests). Input is parsed
-// here, at the edge, so a caller learns which field is wrong before anything starts.
+// Delegated tasks from outside the worker (API, CLI, tests): start one, answer it, resolve a lost
+// first message, and read one (its Temporal execution, its status query, how it ended, what it
+// produced). Input is parsed here, at the edge, so a caller learns which field is wrong before
+// anything starts.
 import { randomUUID } from 'node:crypto';
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import {
+  isGrpcDeadlineError,
+  WorkflowFailedError,
+  WorkflowNotFoundError,
+  type Client,
+  type WorkflowExecutionDescription,
+  type WorkflowHandle,
+} from '@temporalio/client';
+import { displayUrl } from '../a2a';
+import type { Artifact, Part } from '../a2a/schema';
 import { DelegatedTaskWorkflow } from '../workflows/delegated-task/workflow';
 import { refusedAgentUrls } from '../a2a/outbound-policy';
 import { describeIssues, formatPath } from '../a2a/validate';
-import { DelegatedTaskInputSchema, type DelegatedTaskInput } from '../workflows/delegated-task/input';
+import { DelegatedTaskInputSchema, type DelegatedTaskInput, type DelegatedTaskResult } from '../workflows/delegated-task/input';
 import {
   answerUpdate,
   resolveSendUpdate,
+  statusQuery,
   type Answer,
   type AnswerResult,
   type DelegatedTaskStatus,
   type SendResolution,
 } from '../workflows/delegated-task/messages';
+import { describeFailure } from '../workflows/failure-cause';
 import { A2aAgent, PlanId, PlannerWaitingOn } from '../workflows/search-attributes';
+import { describeWorkflowOfType, QUERY_TIMEOUT_MS, statusQueryTimeoutMessage } from './workflows';
+
+export const DELEGATED_TASK_WORKFLOW_TYPE = DelegatedTaskWorkflow.name;
 
 export class InvalidInputError extends Error {
   override readonly name = 'InvalidInputError';
+}
+
+/** No delegated-task workflow has this id (none at all, or the id names another kind of workflow). */
+export class DelegatedTaskNotFoundError extends Error {
+  override readonly name = 'DelegatedTaskNotFoundError';
+  constructor(
+    readonly workflowId: string,
+    detail?: string,
+  ) {
+    super(`no delegated task with id ${workflowId}${detail ? ` (${detail})` : ''}`);
+  }
 }
 
 export interface StartOptions {
@@ -64,4 +91,121 @@ export function answerTask(client: Client, workflowId: string, answer: Answer): 
 /** The operator's decision on a first message whose reply was lost (`status.unresolvedSend`). */
 export function resolveSend(client: Client, workflowId: string, resolution: SendResolution): Promise<DelegatedTaskStatus> {
   return client.workflow.getHandle(workflowId).executeUpdate(resolveSendUpdate, { args: [resolution] });
+}
+
+/** The `status` query, bounded so that a missing worker gives an answer instead of a hang. */
+export async function queryStatus(client: Client, workflowId: string, runId?: string, taskQueue?: string): Promise<DelegatedTaskStatus> {
+  try {
+    return await client.withDeadline(Date.now() + QUERY_TIMEOUT_MS, () => client.workflow.getHandle(workflowId, runId).query(statusQuery));
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) throw new DelegatedTaskNotFoundError(workflowId);
+    if (isGrpcDeadlineError(err)) throw new Error(statusQueryTimeoutMessage(taskQueue));
+    throw err;
+  }
+}
+
+/** A delegated task as the CLI shows it: its Temporal execution and, when a worker answers, its status query. */
+export interface TaskSnapshot extends Partial<DelegatedTaskStatus> {
+  workflowId: string;
+  runId: string;
+  /** Temporal's execution status: RUNNING, COMPLETED, FAILED, CANCELLED, TERMINATED, ... */
+  workflowStatus: string;
+  taskQueue: string;
+  startTime: string;
+  closeTime?: string;
+  /** Why the status query could not be answered (the rest of the snapshot is still valid). */
+  statusQueryError?: string;
+  /** A run that closed other than COMPLETED: its innermost typed cause (see workflows/failure-cause.ts). */
+  failure?: string;
+  /** A COMPLETED run: what it produced, each artifact with its size and a short preview. */
+  artifacts?: ArtifactSummary[];
+  /** Why the closed run's result or failure could not be read. */
+  resultError?: string;
+}
+
+export interface ArtifactSummary {
+  artifactId: string;
+  name?: string;
+  description?: string;
+  parts: number;
+  /** Inline content in bytes (text as UTF-8, data as JSON, raw decoded); parts given by URL count nothing. */
+  bytes: number;
+  /** The first part, on one line and clipped: text or JSON, else what kind of file it is. */
+  preview: string;
+}
+
+/** The workflow behind a delegated task id; DelegatedTaskNotFoundError when there is none (or it is another kind). */
+export function requireTask(client: Client, workflowId: string): Promise<WorkflowExecutionDescription> {
+  return describeWorkflowOfType(client, workflowId, DELEGATED_TASK_WORKFLOW_TYPE, (detail) => new DelegatedTaskNotFoundError(workflowId, detail));
+}
+
+export async function describeTask(client: Client, workflowId: string): Promise<TaskSnapshot> {
+  const desc = await requireTask(client, workflowId);
+  const base: TaskSnapshot = {
+    workflowId,
+    runId: desc.runId,
+    workflowStatus: desc.status.name,
+    taskQueue: desc.taskQueue,
+    startTime: desc.startTime.toISOString(),
+    ...(desc.closeTime ? { closeTime: desc.closeTime.toISOString() } : {}),
+  };
+  const ended = desc.status.name === 'RUNNING' ? {} : await outcomeOf(client, workflowId, desc.runId, desc.status.name);
+  try {
+    return { ...base, ...(await queryStatus(client, workflowId, desc.runId, desc.taskQueue)), ...ended };
+  } catch (err) {
+    return { ...base, statusQueryError: err instanceof Error ? err.message : String(err), ...ended };
+  }
+}
+
+/** How a closed run ended: its failure, described once, or the artifacts of its result. */
+async function outcomeOf(client: Client, workflowId: string, runId: string, status: string): Promise<Pick<TaskSnapshot, 'failure' | 'artifacts' | 'resultError'>> {
+  if (status === 'CONTINUED_AS_NEW') return {};
+  try {
+    const handle = client.workflow.getHandle<typeof DelegatedTaskWorkflow>(workflowId, runId, { followRuns: false });
+    const result: DelegatedTaskResult = await client.withDeadline(Date.now() + QUERY_TIMEOUT_MS, () => handle.result());
+    return { artifacts: (result.artifacts ?? []).map(summarizeArtifact) };
+  } catch (err) {
+    if (err instanceof WorkflowFailedError) return { failure: describeFailure(err) };
+    return { resultError: `cannot read how the run ended: ${err instanceof Error ? err.message : String(err)}` };
+  }
+}
+
+const PREVIEW_CHARS = 80;
+
+export function summarizeArtifact(a: Artifact): ArtifactSummary {
+  const name = a.name ?? a.parts.find((p) => p.filename)?.filename;
+  return {
+    artifactId: a.artifactId,
+    ...(name !== undefined ? { name } : {}),
+    ...(a.description !== undefined ? { description: a.description } : {}),
+    parts: a.parts.length,
+    bytes: a.parts.reduce((n, p) => n + partBytes(p), 0),
+    preview: a.parts[0] ? previewOf(a.parts[0]) : '',
+  };
+}
+
+function partBytes(p: Part): number {
+  if ('text' in p && typeof p.text === 'string') return Buffer.byteLength(p.text);
+  if ('raw' in p && typeof p.raw === 'string') return base64Bytes(p.raw);
+  if ('data' in p) return Buffer.byteLength(JSON.stringify(p.data) ?? '');
+  return 0;
+}
+
+function previewOf(p: Part): string {
+  if ('text' in p && typeof p.text === 'string') return clip(p.text);
+  if ('data' in p) return clip(JSON.stringify(p.data) ?? 'null');
+  const kind = p.mediaType ?? 'application/octet-stream';
+  if ('raw' in p && typeof p.raw === 'string') return `(${kind}, ${base64Bytes(p.raw)} bytes)`;
+  if ('url' in p && typeof p.url === 'string') return `(${kind} at ${displayUrl(p.url)})`  /* a presigned URL: where it points, not its query */;
+  return '';
+}
+
+function clip(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > PREVIEW_CHARS ? `${line.slice(0, PREVIEW_CHARS - 1)}…` : line;
+}
+
+function base64Bytes(b64: string): number {
+  const s = b64.replace(/[^A-Za-z0-9+/_-]/g, '');
+  return Math.floor((s.length * 3) / 4);
 }

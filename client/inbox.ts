@@ -1,40 +1,15 @@
-// Reading delegated tasks from outside the worker (CLI, API): one task's status, and the inbox of
-// what waits on whom, which is a visibility query refined by each hit's `status` query.
-import {
-  isGrpcDeadlineError,
-  WorkflowFailedError,
-  WorkflowNotFoundError,
-  type Client,
-  type WorkflowExecutionDescription,
-  type WorkflowExecutionInfo,
-} from '@temporalio/client';
-import { displayUrl } from '../a2a';
-import type { Artifact, Part } from '../a2a/schema';
-import { DelegatedTaskWorkflow } from '../workflows/delegated-task/workflow';
-import type { DelegatedTaskResult } from '../workflows/delegated-task/input';
-import { describeFailure } from '../workflows/failure-cause';
-import { statusQuery, type DelegatedTaskStatus } from '../workflows/delegated-task/messages';
+// The inbox: what waits on whom (a human's answer, an operator's approval), across plans and single
+// delegated tasks. It is one visibility query, refined by a hit's `status` query only when the hit
+// lacks the search attributes that carry the inbox's fields.
+import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import { A2aAgent, A2aTaskId, A2aTaskState, PlanId, PlanStep, PlannerTurn, PlannerWaitText, PlannerWaitingOn, PlannerWaitingSince, fromTextAttribute } from '../workflows/search-attributes';
-import { InvalidInputError } from './delegated-task';
-
-const WORKFLOW_TYPE = DelegatedTaskWorkflow.name;
-/** How long a `status` query may take before the worker is presumed absent. */
-const QUERY_TIMEOUT_MS = 10_000;
-
-export class TaskNotFoundError extends Error {
-  override readonly name = 'TaskNotFoundError';
-  constructor(
-    readonly workflowId: string,
-    detail?: string,
-  ) {
-    super(`no delegated task with id ${workflowId}${detail ? ` (${detail})` : ''}`);
-  }
-}
+import { DELEGATED_TASK_WORKFLOW_TYPE, DelegatedTaskNotFoundError, InvalidInputError, queryStatus } from './delegated-task';
+import { planIdProblem } from './plan';
 
 /** The visibility query behind the inbox: running delegated tasks waiting on a human or an operator. */
 export function inboxQuery(planId?: string): string {
   // Plans carry PlannerWaitingOn too (their most urgent step); the inbox lists the steps' own tasks.
-  const parts = [`WorkflowType = "${WORKFLOW_TYPE}"`, `ExecutionStatus = "Running"`, `${PlannerWaitingOn.name} IN ("human","operator")`];
+  const parts = [`WorkflowType = "${DELEGATED_TASK_WORKFLOW_TYPE}"`, `ExecutionStatus = "Running"`, `${PlannerWaitingOn.name} IN ("human","operator")`];
   if (planId !== undefined) {
     const why = planIdProblem(planId);
     if (why) throw new InvalidInputError(why);
@@ -42,142 +17,6 @@ export function inboxQuery(planId?: string): string {
   }
   return parts.join(' AND ');
 }
-
-/** Why a plan id cannot be searched for (it goes into a visibility query string), if it cannot. */
-export function planIdProblem(planId: string): string | undefined {
-  if (planId === '') return 'a plan id cannot be empty';
-  if (/["'\\\r\n]/.test(planId)) return 'quotes, backslashes and line breaks are not allowed in a plan id';
-  return undefined;
-}
-
-/** The `status` query, bounded so that a missing worker gives an answer instead of a hang. */
-export async function queryStatus(client: Client, workflowId: string, runId?: string, taskQueue?: string): Promise<DelegatedTaskStatus> {
-  try {
-    return await client.withDeadline(Date.now() + QUERY_TIMEOUT_MS, () => client.workflow.getHandle(workflowId, runId).query(statusQuery));
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) throw new TaskNotFoundError(workflowId);
-    if (isGrpcDeadlineError(err)) {
-      const queue = taskQueue ? ` on task queue ${taskQueue}` : '';
-      throw new Error(`the status query got no answer within ${QUERY_TIMEOUT_MS / 1000} s: is a planner worker running${queue}?`);
-    }
-    throw err;
-  }
-}
-
-/** A delegated task as the CLI shows it: its Temporal execution and, when a worker answers, its status query. */
-export interface TaskSnapshot extends Partial<DelegatedTaskStatus> {
-  workflowId: string;
-  runId: string;
-  /** Temporal's execution status: RUNNING, COMPLETED, FAILED, CANCELLED, TERMINATED, ... */
-  workflowStatus: string;
-  taskQueue: string;
-  startTime: string;
-  closeTime?: string;
-  /** Why the status query could not be answered (the rest of the snapshot is still valid). */
-  statusQueryError?: string;
-  /** A run that closed other than COMPLETED: its innermost typed cause (see workflows/failure-cause.ts). */
-  failure?: string;
-  /** A COMPLETED run: what it produced, each artifact with its size and a short preview. */
-  artifacts?: ArtifactSummary[];
-  /** Why the closed run's result or failure could not be read. */
-  resultError?: string;
-}
-
-export interface ArtifactSummary {
-  artifactId: string;
-  name?: string;
-  description?: string;
-  parts: number;
-  /** Inline content in bytes (text as UTF-8, data as JSON, raw decoded); parts given by URL count nothing. */
-  bytes: number;
-  /** The first part, on one line and clipped: text or JSON, else what kind of file it is. */
-  preview: string;
-}
-
-/** The workflow behind a delegated task id; TaskNotFoundError when there is none (or it is another kind). */
-export async function requireTask(client: Client, workflowId: string): Promise<WorkflowExecutionDescription> {
-  let desc: WorkflowExecutionDescription;
-  try {
-    desc = await client.workflow.getHandle(workflowId).describe();
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) throw new TaskNotFoundError(workflowId);
-    throw err;
-  }
-  if (desc.type !== WORKFLOW_TYPE) throw new TaskNotFoundError(workflowId, `it is a ${desc.type} workflow`);
-  return desc;
-}
-
-export async function describeTask(client: Client, workflowId: string): Promise<TaskSnapshot> {
-  const desc = await requireTask(client, workflowId);
-  const base: TaskSnapshot = {
-    workflowId,
-    runId: desc.runId,
-    workflowStatus: desc.status.name,
-    taskQueue: desc.taskQueue,
-    startTime: desc.startTime.toISOString(),
-    ...(desc.closeTime ? { closeTime: desc.closeTime.toISOString() } : {}),
-  };
-  const ended = desc.status.name === 'RUNNING' ? {} : await outcomeOf(client, workflowId, desc.runId, desc.status.name);
-  try {
-    return { ...base, ...(await queryStatus(client, workflowId, desc.runId, desc.taskQueue)), ...ended };
-  } catch (err) {
-    return { ...base, statusQueryError: err instanceof Error ? err.message : String(err), ...ended };
-  }
-}
-
-/** How a closed run ended: its failure, described once, or the artifacts of its result. */
-async function outcomeOf(client: Client, workflowId: string, runId: string, status: string): Promise<Pick<TaskSnapshot, 'failure' | 'artifacts' | 'resultError'>> {
-  if (status === 'CONTINUED_AS_NEW') return {};
-  try {
-    const handle = client.workflow.getHandle<typeof DelegatedTaskWorkflow>(workflowId, runId, { followRuns: false });
-    const result: DelegatedTaskResult = await client.withDeadline(Date.now() + QUERY_TIMEOUT_MS, () => handle.result());
-    return { artifacts: (result.artifacts ?? []).map(summarizeArtifact) };
-  } catch (err) {
-    if (err instanceof WorkflowFailedError) return { failure: describeFailure(err) };
-    return { resultError: `cannot read how the run ended: ${err instanceof Error ? err.message : String(err)}` };
-  }
-}
-
-const PREVIEW_CHARS = 80;
-
-export function summarizeArtifact(a: Artifact): ArtifactSummary {
-  const name = a.name ?? a.parts.find((p) => p.filename)?.filename;
-  return {
-    artifactId: a.artifactId,
-    ...(name !== undefined ? { name } : {}),
-    ...(a.description !== undefined ? { description: a.description } : {}),
-    parts: a.parts.length,
-    bytes: a.parts.reduce((n, p) => n + partBytes(p), 0),
-    preview: a.parts[0] ? previewOf(a.parts[0]) : '',
-  };
-}
-
-function partBytes(p: Part): number {
-  if ('text' in p && typeof p.text === 'string') return Buffer.byteLength(p.text);
-  if ('raw' in p && typeof p.raw === 'string') return base64Bytes(p.raw);
-  if ('data' in p) return Buffer.byteLength(JSON.stringify(p.data) ?? '');
-  return 0;
-}
-
-function previewOf(p: Part): string {
-  if ('text' in p && typeof p.text === 'string') return clip(p.text);
-  if ('data' in p) return clip(JSON.stringify(p.data) ?? 'null');
-  const kind = p.mediaType ?? 'application/octet-stream';
-  if ('raw' in p && typeof p.raw === 'string') return `(${kind}, ${base64Bytes(p.raw)} bytes)`;
-  if ('url' in p && typeof p.url === 'string') return `(${kind} at ${displayUrl(p.url)})`  /* a presigned URL: where it points, not its query */;
-  return '';
-}
-
-function clip(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > PREVIEW_CHARS ? `${line.slice(0, PREVIEW_CHARS - 1)}…` : line;
-}
-
-function base64Bytes(b64: string): number {
-  const s = b64.replace(/[^A-Za-z0-9+/_-]/g, '');
-  return Math.floor((s.length * 3) / 4);
-}
-
 
 export interface InboxEntry {
   workflowId: string;
@@ -263,7 +102,7 @@ async function entryFromQuery(client: Client, wf: WorkflowExecutionInfo): Promis
       waitingSince: since && !Number.isNaN(since.getTime()) ? since : wf.startTime,
     };
   } catch (err) {
-    if (err instanceof TaskNotFoundError) return undefined;
+    if (err instanceof DelegatedTaskNotFoundError) return undefined;
     const waitingOn = attrs.get(PlannerWaitingOn);
     return {
       ...base,

@@ -4,7 +4,6 @@
 import { randomUUID } from 'node:crypto';
 import {
   WorkflowFailedError,
-  WorkflowNotFoundError,
   WorkflowUpdateFailedError,
   isGrpcDeadlineError,
   type Client,
@@ -18,11 +17,17 @@ import { describeFailure } from '../workflows/failure-cause';
 import { PlanWorkflow } from '../workflows/plan/workflow';
 import { planStatusQuery, type PlanResult, type PlanStatus, type StepStatus } from '../workflows/plan/messages';
 import { PlanId, PlannerWaitingOn } from '../workflows/search-attributes';
-import { planIdProblem } from './inbox';
+import { describeWorkflowOfType, QUERY_TIMEOUT_MS, statusQueryTimeoutMessage } from './workflows';
 
 export { PlanError };
 export const PLAN_WORKFLOW_TYPE = PlanWorkflow.name;
-const QUERY_TIMEOUT_MS = 10_000;
+
+/** Why a plan id cannot be searched for (it goes into a visibility query string), if it cannot. */
+export function planIdProblem(planId: string): string | undefined {
+  if (planId === '') return 'a plan id cannot be empty';
+  if (/["'\\\r\n]/.test(planId)) return 'quotes, backslashes and line breaks are not allowed in a plan id';
+  return undefined;
+}
 
 /** The plan cannot run (bad file, bad document, bad inputs): nothing was started. */
 export class InvalidPlanError extends Error {
@@ -88,16 +93,8 @@ function isRunInput(v: object): v is PlanRunInput {
 }
 
 /** The plan's workflow; PlanNotFoundError when there is none (or it is another kind of workflow). */
-export async function requirePlan(client: Client, planId: string): Promise<WorkflowExecutionDescription> {
-  let desc: WorkflowExecutionDescription;
-  try {
-    desc = await client.workflow.getHandle(planId).describe();
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) throw new PlanNotFoundError(planId);
-    throw err;
-  }
-  if (desc.type !== PLAN_WORKFLOW_TYPE) throw new PlanNotFoundError(planId, `it is a ${desc.type} workflow`);
-  return desc;
+export function requirePlan(client: Client, planId: string): Promise<WorkflowExecutionDescription> {
+  return describeWorkflowOfType(client, planId, PLAN_WORKFLOW_TYPE, (detail) => new PlanNotFoundError(planId, detail));
 }
 
 /** A plan as callers see it: its Temporal status, its status query, and how it ended. */
@@ -132,7 +129,7 @@ export async function describePlan(client: Client, planId: string): Promise<Plan
     const status = await client.withDeadline(Date.now() + QUERY_TIMEOUT_MS, () => client.workflow.getHandle(planId, desc.runId).query(planStatusQuery));
     return { ...base, ...status, ...ended };
   } catch (err) {
-    const why = isGrpcDeadlineError(err) ? `the status query got no answer within ${QUERY_TIMEOUT_MS / 1000} s: is a planner worker running on task queue ${desc.taskQueue}?` : err instanceof Error ? err.message : String(err);
+    const why = isGrpcDeadlineError(err) ? statusQueryTimeoutMessage(desc.taskQueue) : err instanceof Error ? err.message : String(err);
     return { ...base, statusQueryError: why, ...ended };
   }
 }

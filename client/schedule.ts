@@ -9,7 +9,7 @@ import type { PlanRunInput } from '../workflows/plan/input';
 import { DurationSchema } from '../workflows/delegated-task/input';
 import { PlanWorkflow } from '../workflows/plan/workflow';
 import { PlannerWaitingOn } from '../workflows/search-attributes';
-import { checkPlanSource, type PlanSource } from './plan';
+import { checkPlanSource, PLAN_WORKFLOW_TYPE, type PlanSource } from './plan';
 
 export { ScheduleAlreadyRunning, ScheduleNotFoundError };
 
@@ -103,7 +103,7 @@ export async function describePlanSchedule(client: Client, scheduleId: string): 
 export async function listPlanSchedules(client: Client): Promise<PlanScheduleSummary[]> {
   const out: PlanScheduleSummary[] = [];
   for await (const s of client.schedule.list()) {
-    if (s.action?.workflowType !== PlanWorkflow.name) continue;
+    if (s.action?.workflowType !== PLAN_WORKFLOW_TYPE) continue;
     try {
       out.push(await describePlanSchedule(client, s.scheduleId));
     } catch (err) {

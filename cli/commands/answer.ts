@@ -4,8 +4,7 @@ import { userInfo } from 'node:os';
 import { Command } from '@commander-js/extra-typings';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import type { Answer } from '../../workflows/delegated-task/messages';
-import { answerTask } from '../../client/delegated-task';
-import { requireTask, TaskNotFoundError } from '../../client/inbox';
+import { answerTask, DelegatedTaskNotFoundError, requireTask } from '../../client/delegated-task';
 import { answerStep, StepNotWaitingError } from '../../client/plan';
 import { CliFailure, UsageError } from '../errors';
 import { jsonData, questionTurn } from '../flags';
@@ -70,7 +69,7 @@ async function answerDelegatedTask(client: Client, workflowId: string, answer: A
   try {
     printJson(await answerTask(client, workflowId, answer));
   } catch (e) {
-    if (e instanceof WorkflowNotFoundError) throw new TaskNotFoundError(workflowId);
+    if (e instanceof WorkflowNotFoundError) throw new DelegatedTaskNotFoundError(workflowId);
     // The run may have ended while the answer was on its way: say how and why, not what the update saw.
     const now = await requireTask(client, workflowId).catch(() => undefined);
     if (now && now.status.name !== 'RUNNING') throw new CliFailure(`${workflowId} ${await endedText(client, workflowId, ' before the answer went through')}`);

@@ -1,7 +1,8 @@
 // planner artifact: one artifact of a completed delegated task, through the claim-check codec, so
 // an artifact kept in the blob store comes back whole.
+import { writeFile } from 'node:fs/promises';
 import { Command } from '@commander-js/extra-typings';
-import { readArtifact, writeArtifact } from '../../client/artifact';
+import { readArtifact, type ArtifactContent } from '../../client/artifact';
 import { examples } from '../help';
 import { withClient } from '../temporal';
 
@@ -24,4 +25,15 @@ export function artifactCommand() {
         await writeArtifact(await readArtifact(client, workflowId, name), out);
       });
     });
+}
+
+/** The bytes to `file`, or to stdout. */
+async function writeArtifact(content: ArtifactContent, file: string | undefined): Promise<number> {
+  if (file !== undefined) {
+    await writeFile(file, content.bytes);
+    process.stderr.write(`wrote ${content.bytes.length} bytes of ${content.name ?? content.artifactId} to ${file}\n`);
+    return 0;
+  }
+  await new Promise<void>((resolve, reject) => process.stdout.write(content.bytes, (err) => (err ? reject(err) : resolve())));
+  return 0;
 }

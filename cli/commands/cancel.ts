@@ -2,7 +2,7 @@
 // sends CancelTask to the agent), and wait until it closes.
 import { Command } from '@commander-js/extra-typings';
 import { WorkflowFailedError, type Client } from '@temporalio/client';
-import { describeTask } from '../../client/inbox';
+import { describeTask } from '../../client/delegated-task';
 import { describePlan } from '../../client/plan';
 import { CliFailure } from '../errors';
 import { examples } from '../help';

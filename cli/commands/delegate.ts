@@ -9,7 +9,7 @@ import { CliFailure, UsageError } from '../errors';
 import { deadlinePolicy, duration, jsonData, planId, readJsonFile, type DeadlinePolicy } from '../flags';
 import { examples } from '../help';
 import { out, printJson } from '../output';
-import { endedHow, statusOf } from '../task-outcome';
+import { endedHow, executionStatusOf } from '../task-outcome';
 import { withClient } from '../temporal';
 
 export function delegateCommand() {
@@ -55,7 +55,7 @@ export function delegateCommand() {
         try {
           printJson(await handle.result());
         } catch (e) {
-          if (e instanceof WorkflowFailedError) throw new CliFailure(`${handle.workflowId} ${endedHow(statusOf(e), describeFailure(e))}`);
+          if (e instanceof WorkflowFailedError) throw new CliFailure(`${handle.workflowId} ${endedHow(executionStatusOf(e), describeFailure(e))}`);
           throw e;
         }
       });

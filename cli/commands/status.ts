@@ -1,6 +1,6 @@
 // planner status: a plan (its steps, states, questions, artifacts) or one delegated task, as JSON.
 import { Command } from '@commander-js/extra-typings';
-import { describeTask } from '../../client/inbox';
+import { describeTask } from '../../client/delegated-task';
 import { describePlan } from '../../client/plan';
 import { CliFailure } from '../errors';
 import { examples } from '../help';

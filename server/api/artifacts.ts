@@ -2,7 +2,7 @@
 // claim-check codec brings back what it moved to the blob store), with the part's content type.
 import { Router } from 'express';
 import { ArtifactUnavailableError, readArtifact, type ArtifactContent } from '../../client/artifact';
-import { TaskNotFoundError } from '../../client/inbox';
+import { DelegatedTaskNotFoundError } from '../../client/delegated-task';
 import type { ApiContext } from '../context';
 import { ApiError, conflict, notFound, parseOr400 } from '../errors';
 import { ArtifactParams } from './schemas';
@@ -23,7 +23,7 @@ export function artifactsRouter(ctx: ApiContext): Router {
     try {
       content = await readArtifact(ctx.temporal, workflowId, name);
     } catch (err) {
-      if (err instanceof TaskNotFoundError) throw notFound(err.message);
+      if (err instanceof DelegatedTaskNotFoundError) throw notFound(err.message);
       if (err instanceof ArtifactUnavailableError) {
         if (err.reason === 'running' || err.reason === 'ended') throw conflict(err.message);
         if (err.reason === 'link') throw new ApiError(404, 'not_found', err.message);

@@ -3,7 +3,8 @@
 // the next page and a wait that appears or ends meanwhile does not shift the pages.
 import { Router } from 'express';
 import { z } from 'zod';
-import { listInbox, planIdProblem, type InboxEntry } from '../../client/inbox';
+import { listInbox, type InboxEntry } from '../../client/inbox';
+import { planIdProblem } from '../../client/plan';
 import type { ApiContext } from '../context';
 import { ApiError, parseOr400 } from '../errors';
 import { InboxQuerySchema, type InboxPageSchema } from './schemas';

@@ -1,9 +1,8 @@
-// Single delegated tasks: read one, answer its question. Reads and answers go through client/inbox.ts
-// and client/delegated-task.ts, the same code the CLI uses.
+// Single delegated tasks: read one, answer its question. Reads and answers go through
+// client/delegated-task.ts, the same code the CLI uses.
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { Router } from 'express';
-import { answerTask } from '../../client/delegated-task';
-import { describeTask, requireTask, TaskNotFoundError } from '../../client/inbox';
+import { answerTask, DelegatedTaskNotFoundError, describeTask, requireTask } from '../../client/delegated-task';
 import type { ApiContext } from '../context';
 import { conflict, notFound, parseOr400 } from '../errors';
 import { AnswerBodySchema, TaskParams, type AnswerResultSchema, type TaskSchema } from './schemas';
@@ -50,7 +49,7 @@ async function withTask<T>(workflowId: string, f: () => Promise<T>): Promise<T> 
   try {
     return await f();
   } catch (err) {
-    if (err instanceof TaskNotFoundError) throw notFound(err.message);
+    if (err instanceof DelegatedTaskNotFoundError) throw notFound(err.message);
     if (err instanceof WorkflowNotFoundError) throw notFound(`no delegated task with id ${workflowId}`);
     throw err;
   }

@@ -3,14 +3,15 @@
 // history (client/follow-history.ts, as the CLI and the API do) and queries only when the history has moved: a
 // follower adds no event to the plan's history.
 import { createHash } from 'node:crypto';
-import { WorkflowNotFoundError, isGrpcServiceError, type Client, type WorkflowExecutionDescription } from '@temporalio/client';
+import { isGrpcServiceError, type Client } from '@temporalio/client';
 import { followHistory } from '../../client/follow-history';
+import { PLAN_WORKFLOW_TYPE } from '../../client/plan';
+import { describeWorkflowOfType, QUERY_TIMEOUT_MS } from '../../client/workflows';
 import { TaskStateSchema, isTerminal, type Artifact, type Message, type Task, type TaskState } from '../../a2a/schema';
-import { PlanWorkflow } from '../../workflows/plan/workflow';
 import { planTaskQuery, type PlanTask } from '../../workflows/plan/messages';
 
-export const PLAN_WORKFLOW_TYPE = PlanWorkflow.name;
-const QUERY_TIMEOUT_MS = 10_000;
+/** Kept for the face's other files: the one definition is client/plan.ts's. */
+export { PLAN_WORKFLOW_TYPE };
 
 const h = (s: string, n = 16): string => createHash('sha256').update(s, 'utf8').digest('hex').slice(0, n);
 
@@ -38,7 +39,10 @@ export function contextPrefix(principal: string, contextId: string): string {
   return `${principalPrefix(principal)}${h(`ctx\n${contextId}`, 12)}-`;
 }
 
-/** The A2A error to raise: the handler turns these into the SDK's typed errors. */
+/**
+ * Reading an A2A task failed: there is no such task for this caller (not-found), or its state
+ * cannot be read now (unavailable). The handler turns these into the SDK's typed errors.
+ */
 export class TaskLookupError extends Error {
   constructor(
     readonly kind: 'not-found' | 'unavailable',
@@ -66,14 +70,7 @@ function closedState(status: string): TaskState | undefined {
 /** The caller's task: another caller's task is not found, exactly as an unknown one (spec §13.1). */
 export async function readTask(client: Client, id: string, principal: string): Promise<TaskRead> {
   if (!id.startsWith(principalPrefix(principal))) throw new TaskLookupError('not-found', `Task not found: ${id}`);
-  let desc: WorkflowExecutionDescription;
-  try {
-    desc = await client.workflow.getHandle(id).describe();
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) throw new TaskLookupError('not-found', `Task not found: ${id}`);
-    throw err;
-  }
-  if (desc.type !== PLAN_WORKFLOW_TYPE) throw new TaskLookupError('not-found', `Task not found: ${id}`);
+  const desc = await describeWorkflowOfType(client, id, PLAN_WORKFLOW_TYPE, () => new TaskLookupError('not-found', `Task not found: ${id}`));
   let task: PlanTask | null;
   try {
     task = await client.withDeadline(Date.now() + QUERY_TIMEOUT_MS, () => client.workflow.getHandle(id, desc.runId).query(planTaskQuery));
@@ -101,11 +98,14 @@ export function trimHistory<T extends Task>(task: T, historyLength: number | und
 }
 
 /** The state a status message of the plan's record carries (undefined: an upstream message). */
-export function statusOf(m: Message): TaskState | undefined {
+export function stateOfStatusMessage(m: Message): TaskState | undefined {
   if (m.role !== 'ROLE_AGENT') return undefined;
   const r = TaskStateSchema.safeParse(m.metadata?.state);
   return r.success ? r.data : undefined;
 }
+
+/** The old name of stateOfStatusMessage, kept while server/face/handler.ts still imports it. */
+export const statusOf = stateOfStatusMessage;
 
 export type Frame =
   | { task: Task }
@@ -167,7 +167,7 @@ export async function* followTask(client: Client, id: string, opts: FollowOption
       const fresh = task.history.slice(seenHistory);
       seenHistory = Math.max(seenHistory, task.history.length);
       for (const m of fresh) {
-        const state = statusOf(m);
+        const state = stateOfStatusMessage(m);
         if (!state) continue; // the upstream's own message
         const status = { state, message: m, timestamp: String(m.metadata?.timestamp ?? task.status.timestamp) };
         yield { statusUpdate: { taskId: id, contextId: task.contextId, status } };
