@@ -31,7 +31,7 @@ import { ConfigIdSchema, HistoryLengthSchema, IdSchema, invalidParams, parsePara
 import { refusedAs } from './plan-refusals';
 import { PlanSelectionError, selectPlan, type PlanSkill } from './plans';
 import { PushConfigs, type SealedPushConfig } from './push-configs';
-import { TaskLookupError, contextIdFor, followTask, readTask, readTaskSoon, statusOf, taskIdFor, trimHistory, type Frame, type TaskRead } from './tasks';
+import { TaskLookupError, contextIdFor, followTask, readTask, readTaskSoon, stateOfStatusMessage, taskIdFor, trimHistory, type Frame, type TaskRead } from './tasks';
 
 /**
  * The HTTP request being served (set by the router): its abort signal (a stream stops following
@@ -206,7 +206,7 @@ export class PlannerRequestHandler implements A2ARequestHandler {
   /** Waits until the plan records a terminal or interrupted status after history entry `after`; returns the task then. */
   private async settled(taskId: string, after: number): Promise<Task> {
     let last: TaskRead | undefined;
-    const done = (r: TaskRead): boolean => isTerminal(r.task.status.state) || r.task.history.slice(after).some((m) => settles(statusOf(m) ?? 'TASK_STATE_WORKING'));
+    const done = (r: TaskRead): boolean => isTerminal(r.task.status.state) || r.task.history.slice(after).some((m) => settles(stateOfStatusMessage(m) ?? 'TASK_STATE_WORKING'));
     for await (const frame of this.follow(taskId, { signal: this.signal(), onRead: (r) => (last = r), fromHistoryIndex: after })) {
       void frame;
       if (last && done(last)) break;

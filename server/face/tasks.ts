@@ -11,7 +11,6 @@ import { TaskStateSchema, isTerminal, type Artifact, type Message, type Task, ty
 import { planTaskQuery, type PlanTask } from '../../workflows/plan/messages';
 
 /** Kept for the face's other files: the one definition is client/plan.ts's. */
-export { PLAN_WORKFLOW_TYPE };
 
 const h = (s: string, n = 16): string => createHash('sha256').update(s, 'utf8').digest('hex').slice(0, n);
 
@@ -103,9 +102,6 @@ export function stateOfStatusMessage(m: Message): TaskState | undefined {
   const r = TaskStateSchema.safeParse(m.metadata?.state);
   return r.success ? r.data : undefined;
 }
-
-/** The old name of stateOfStatusMessage, kept while server/face/handler.ts still imports it. */
-export const statusOf = stateOfStatusMessage;
 
 export type Frame =
   | { task: Task }
