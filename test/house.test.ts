@@ -2,7 +2,7 @@
 // down the floors of floors.json (eslint holds the same per file), and no files import each other,
 // directly or round a loop. Pure: reads the source, starts nothing.
 import { join } from 'node:path';
-import { measureHouse, readFloors } from './support/house';
+import { longFiles, longFunctions, measureHouse, readFloors } from './support/house';
 
 const root = join(__dirname, '..');
 const floors = readFloors(root);
@@ -21,4 +21,12 @@ it('has no import running up a floor, except the type-only ones floors.json allo
 
 it('has no two files importing each other', () => {
   expect(house.circles).toEqual([]);
+});
+
+it('keeps the workflows, the server and the protocol library in files of at most 400 lines', () => {
+  expect(longFiles(root, ['workflows', 'server', 'a2a'], 400)).toEqual([]);
+});
+
+it('keeps every function in workflows/ to a body of at most 120 lines (a workflow reads as a table of contents)', () => {
+  expect(longFunctions(root, ['workflows'], 120)).toEqual([]);
 });

@@ -181,3 +181,31 @@ if (require.main === module) {
   if (floors) console.log(`${house.upward.length} arrows up: ${house.upward.map((a) => a.example).join('; ') || 'none'}`);
   for (const c of house.circles) console.log(`circle: ${c.join(' ↔ ')}`);
 }
+
+/** Files under these folders longer than `maxLines`, with their length. */
+export function longFiles(root: string, folders: string[], maxLines: number): string[] {
+  return sourceFiles(root)
+    .filter((file) => folders.includes(roomOf(file)))
+    .map((file) => [file, readFileSync(join(root, file), 'utf8').split('\n').length - 1] as const)
+    .filter(([, lines]) => lines > maxLines)
+    .map(([file, lines]) => `${file}: ${lines} lines`);
+}
+
+/** Functions and methods in these folders whose body is longer than `maxLines`, with their length. */
+export function longFunctions(root: string, folders: string[], maxLines: number): string[] {
+  const found: string[] = [];
+  for (const file of sourceFiles(root).filter((f) => folders.includes(roomOf(f)))) {
+    const source = ts.createSourceFile(file, readFileSync(join(root, file), 'utf8'), ts.ScriptTarget.ES2022, true);
+    const visit = (node: ts.Node): void => {
+      if (ts.isFunctionLike(node) && 'body' in node && node.body && ts.isBlock(node.body as ts.Node)) {
+        const body = node.body as ts.Block;
+        const lines = source.getLineAndCharacterOfPosition(body.end).line - source.getLineAndCharacterOfPosition(body.getStart(source)).line - 1;
+        const name = (node as ts.FunctionDeclaration).name?.getText(source) ?? '(anonymous)';
+        if (lines > maxLines) found.push(`${file}: ${name} ${lines} lines`);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return found;
+}
