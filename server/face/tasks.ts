@@ -12,11 +12,11 @@ import { planTaskQuery, type PlanTask } from '../../workflows/plan/messages';
 
 /** Kept for the face's other files: the one definition is client/plan.ts's. */
 
-const h = (s: string, n = 16): string => createHash('sha256').update(s, 'utf8').digest('hex').slice(0, n);
+const shortDigest = (text: string, n = 16): string => createHash('sha256').update(text, 'utf8').digest('hex').slice(0, n);
 
 /** A contextId for a first message that brings none: derived from its messageId, so a retry gets the same one. */
 export function contextIdFor(messageId: string): string {
-  const x = h(`context\n${messageId}`, 32);
+  const x = shortDigest(`context\n${messageId}`, 32);
   return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20, 32)}`;
 }
 
@@ -25,7 +25,7 @@ export function contextIdFor(messageId: string): string {
  * messageId), so a retry finds the plan it started, and a caller's id never names another's task.
  */
 export function taskIdFor(principal: string, contextId: string, messageId: string): string {
-  return `${contextPrefix(principal, contextId)}${h(`message\n${messageId}`)}`;
+  return `${contextPrefix(principal, contextId)}${shortDigest(`message\n${messageId}`)}`;
 }
 
 /** Every task of a caller has this id prefix: it scopes lookups and ListTasks. */
@@ -35,7 +35,7 @@ export function principalPrefix(principal: string): string {
 
 /** Every task of a caller's context has this id prefix (ListTasks filters on it). */
 export function contextPrefix(principal: string, contextId: string): string {
-  return `${principalPrefix(principal)}${h(`ctx\n${contextId}`, 12)}-`;
+  return `${principalPrefix(principal)}${shortDigest(`ctx\n${contextId}`, 12)}-`;
 }
 
 /**
