@@ -1,4 +1,4 @@
-// FROZEN: the v1 RemoteTask, used only by workflows/delegated-task/v1/delegated-task.ts (replay of v1 histories).
+// FROZEN: the v1 RemoteTask, used only by the frozen v1 code beside it (replay of v1 histories).
 import type { Artifact, TaskState } from '../../../a2a/schema';
 import type { Observation, WaitingOn } from '../messages';
 
