@@ -37,7 +37,7 @@ async function countingClient(): Promise<{ client: Client; calls: Map<string, nu
   return { client: new Client({ connection, namespace: testEnv().namespace, dataConverter: testDataConverter() }), calls };
 }
 
-it(`lists ${WAITS} waits from one visibility call, with no status query, within 1 s`, async () => {
+it(`lists ${WAITS} waits from one visibility call, with no status query (its time is bench/'s to measure)`, async () => {
   for (let i = 0; i < WAITS; i += 20) {
     await Promise.all(
       Array.from({ length: 20 }, (_, j) =>
@@ -52,12 +52,9 @@ it(`lists ${WAITS} waits from one visibility call, with no status query, within 
   const { client, calls } = await countingClient();
   try {
     calls.clear(); // connecting asks GetSystemInfo
-    const t0 = performance.now();
     const entries = await listInbox(client, { planId: plan });
-    const ms = performance.now() - t0;
     expect(entries).toHaveLength(WAITS);
     expect(Object.fromEntries(calls)).toEqual({ ListWorkflowExecutions: 1 });
-    expect(ms).toBeLessThan(1000);
     const questions = entries.filter((e) => e.waitingOn === 'human');
     expect(questions).toHaveLength(WAITS / 2);
     expect(questions[0]).toMatchObject({ agent: 'code-reviewer', turn: 1, text: 'Which base branch should I compare this diff against?', planId: plan });
