@@ -4,6 +4,10 @@
 // scanner linear in the text's length: the regex it replaces (/\{\{\s*([^{}]*?)\s*\}\}/g) was cubic
 // on runs of "{{" and spaces, and a 2 KB plan held the API for 4.4 s and timed out every workflow task.
 import type { Artifact, Part } from '../../a2a/schema';
+import { clipText } from '../../a2a/remote-text';
+
+/** How much of a placeholder that names nothing its error message shows. */
+const EXPR_SHOWN = 200;
 
 export type Reference =
   | { kind: 'input'; name: string }
@@ -50,7 +54,8 @@ export function parseReference(expr: string): Reference | { error: string } {
   if (m) return { kind: 'text', step: m[1]! };
   m = /^steps\.([a-z][a-z0-9_-]*)\.artifacts\.(.+)$/.exec(expr);
   if (m) return { kind: 'artifact', step: m[1]!, name: m[2]! };
-  return { error: `"{{${expr}}}" is not a substitution (use {{inputs.NAME}}, {{steps.ID.text}} or {{steps.ID.artifacts.NAME}})` };
+  // A caller's plan may hold any text between braces: the message shows at most EXPR_SHOWN of it.
+  return { error: `"{{${clipText(expr, EXPR_SHOWN)}}}" is not a substitution (use {{inputs.NAME}}, {{steps.ID.text}} or {{steps.ID.artifacts.NAME}})` };
 }
 
 /** Every placeholder in a message's text and in the strings of its data. */
