@@ -36,7 +36,10 @@ export interface A2AErrorDetails {
   cause?: unknown;
 }
 
-/** Removes userinfo and the query string from a URL before it goes into a message. */
+/** A URL in a message is cut here: a card may name an endpoint of any length. */
+export const DISPLAY_URL_MAX = 300;
+
+/** Removes userinfo and the query string from a URL before it goes into a message (at most DISPLAY_URL_MAX characters). */
 export function displayUrl(u: string): string {
   try {
     const url = new URL(u);
@@ -44,7 +47,8 @@ export function displayUrl(u: string): string {
     url.password = '';
     url.search = '';
     url.hash = '';
-    return url.toString();
+    const shown = url.toString();
+    return shown.length > DISPLAY_URL_MAX ? `${shown.slice(0, DISPLAY_URL_MAX)}…` : shown;
   } catch {
     return '<invalid url>';
   }

@@ -9,6 +9,7 @@ import { exchangeJson, type HttpTransport } from './http';
 import { AgentCardSchema, type AgentCard, type AgentInterface } from './schema';
 import { BINDINGS, type Binding } from './types';
 import { describeProblem, parseWith } from './validate';
+import { trimTrailing } from './remote-text';
 
 export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
 export const A2A_PROTOCOL_VERSION = '1.0';
@@ -17,7 +18,7 @@ export const A2A_PROTOCOL_VERSION = '1.0';
 export function agentCardUrl(baseUrl: string): string {
   const u = new URL(baseUrl);
   if (u.pathname.endsWith('.json')) return u.toString();
-  u.pathname = u.pathname.replace(/\/+$/, '') + AGENT_CARD_PATH;
+  u.pathname = trimTrailing(u.pathname, '/') + AGENT_CARD_PATH;
   return u.toString();
 }
 

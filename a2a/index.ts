@@ -10,6 +10,7 @@ export * from './errors';
 export * from './errors/decode';
 export * from './errors/transport';
 export * from './credentials';
+export * from './remote-text';
 export * from './client';
 export { agentCardUrl, selectInterface, AGENT_CARD_PATH, A2A_PROTOCOL_VERSION } from './card';
 export { HttpTransport, DEFAULT_TIMEOUTS, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_CARD_BYTES, DEFAULT_MAX_STREAM_BYTES, type Timeouts, type HttpTransportOptions } from './http';

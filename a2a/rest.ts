@@ -6,6 +6,7 @@ import type { ErrorContext } from './call-context';
 import { invalidParams, invalidResponse } from './errors';
 import { errorFromRestStreamFrame } from './errors/decode';
 import { exchangeJson, jsonEvents, openEventStream, type HttpMethod, type HttpRequest, type HttpTransport } from './http';
+import { trimTrailing } from './remote-text';
 import type {
   RequestParams,
   StreamOperation,
@@ -104,7 +105,7 @@ export class RestBinding implements WireBinding {
     private readonly headers: Readonly<Record<string, string>>,
   ) {
     // The tenant-prefixed form of every route, `/{tenant}/…` (spec §5.3, §8.3.2).
-    this.base = url.replace(/\/+$/, '') + (tenant ? `/${encodeURIComponent(tenant)}` : '');
+    this.base = trimTrailing(url, '/') + (tenant ? `/${encodeURIComponent(tenant)}` : '');
   }
 
   private request(r: Route, accept: string, method: HttpMethod = r.method): HttpRequest {

@@ -11,6 +11,7 @@
  * marks REQUIRED is only required here when it can never legitimately be a default value.
  */
 import { z } from 'zod';
+import { REMOTE_ID_MAX } from './remote-text';
 
 const Metadata = z.record(z.string(), z.unknown());
 
@@ -90,6 +91,9 @@ export const MessageSchema = z.object({
 });
 export type Message = z.infer<typeof MessageSchema>;
 
+/** An id an agent mints (task, artifact): bounded, since it travels into every message about the task (remote-text.ts). */
+const RemoteId = z.string().min(1).max(REMOTE_ID_MAX);
+
 export const TaskStatusSchema = z.object({
   state: TaskStateSchema,
   message: MessageSchema.optional(),
@@ -98,7 +102,7 @@ export const TaskStatusSchema = z.object({
 export type TaskStatus = z.infer<typeof TaskStatusSchema>;
 
 export const ArtifactSchema = z.object({
-  artifactId: z.string().min(1),
+  artifactId: RemoteId,
   name: z.string().optional(),
   description: z.string().optional(),
   parts: z.array(PartSchema).min(1),
@@ -108,8 +112,8 @@ export const ArtifactSchema = z.object({
 export type Artifact = z.infer<typeof ArtifactSchema>;
 
 export const TaskSchema = z.object({
-  id: z.string().min(1),
-  contextId: z.string().optional(),
+  id: RemoteId,
+  contextId: z.string().max(REMOTE_ID_MAX).optional(),
   status: TaskStatusSchema,
   artifacts: z.array(ArtifactSchema).optional(),
   history: z.array(MessageSchema).optional(),
@@ -120,8 +124,8 @@ export const TaskSchema = z.object({
 export type Task = z.infer<typeof TaskSchema>;
 
 export const TaskStatusUpdateEventSchema = z.object({
-  taskId: z.string().min(1),
-  contextId: z.string(),
+  taskId: RemoteId,
+  contextId: z.string().max(REMOTE_ID_MAX),
   status: TaskStatusSchema,
   metadata: Metadata.optional(),
   generation: z.union([z.number(), z.string()]).optional(),
@@ -129,8 +133,8 @@ export const TaskStatusUpdateEventSchema = z.object({
 export type TaskStatusUpdateEvent = z.infer<typeof TaskStatusUpdateEventSchema>;
 
 export const TaskArtifactUpdateEventSchema = z.object({
-  taskId: z.string().min(1),
-  contextId: z.string(),
+  taskId: RemoteId,
+  contextId: z.string().max(REMOTE_ID_MAX),
   artifact: ArtifactSchema,
   append: z.boolean().optional(),
   lastChunk: z.boolean().optional(),

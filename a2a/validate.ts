@@ -81,6 +81,9 @@ export function explainIssues(issues: readonly Issue[], root: unknown, base: rea
       if (issue.origin === 'array') return at(path, `must have at least ${String(issue.minimum)} element(s)`);
       if (issue.origin === 'string') return at(path, 'must not be empty');
       return at(path, `must be >= ${String(issue.minimum)}`);
+    case 'too_big':
+      if (issue.origin === 'string') return at(path, `longer than the bound of ${String(issue.maximum)} characters (${typeof value === 'string' ? value.length : '?'})`);
+      return at(path, issue.message);
     default:
       return at(path, issue.message);
   }

@@ -9,6 +9,7 @@ import {
   NexusOperationFailure,
   TimeoutFailure,
 } from '@temporalio/common';
+import { oneLine } from '../a2a/remote-text';
 
 /** Deeper chains are cut here; a cycle (a.cause === a) ends the walk too. */
 const MAX_DEPTH = 32;
@@ -39,7 +40,7 @@ export function innermostCause(err: unknown): Error | undefined {
 export function describeFailure(err: unknown): string {
   const chain = causeChain(err);
   const inner = chain[chain.length - 1];
-  if (!inner) return oneLine(typeof err === 'string' ? err : String(err));
+  if (!inner) return oneBoundedLine(typeof err === 'string' ? err : String(err));
   const where: string[] = [];
   // The call nearest to the cause is the one that failed; outer ones only carried it up.
   for (const e of [...chain].reverse()) {
@@ -61,7 +62,7 @@ export function describeFailure(err: unknown): string {
   const timeout = chain.find((e): e is TimeoutFailure => e instanceof TimeoutFailure && e !== inner);
   if (timeout) where.push(`after a ${timeoutName(timeout)} timeout`);
   const text = `${typeOf(inner)}: ${messageOf(inner)}${where.length ? ` (${where.join(', ')})` : ''}`;
-  return oneLine(text);
+  return oneBoundedLine(text);
 }
 
 function typeOf(e: Error): string {
@@ -78,7 +79,8 @@ function timeoutName(e: TimeoutFailure): string {
   return e.timeoutType ? e.timeoutType.toLowerCase().replace(/_/g, '-') : 'unknown';
 }
 
-function oneLine(text: string): string {
-  const line = text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
+/** One line of at most MAX_CHARS, linear in the text's length: a failure's message may hold whatever an agent or a caller sent. */
+function oneBoundedLine(text: string): string {
+  const line = oneLine(text);
   return line.length > MAX_CHARS ? `${line.slice(0, MAX_CHARS - 1)}…` : line;
 }

@@ -58,11 +58,37 @@ const EMPTY_REASONS = new Set(['UNKNOWN_ERROR']);
  * leads callers to GetTask (activities/send-message.ts) on every SDK instead of failing the run.
  * Seen in test/interop.test.ts ("a task that ends at the agent while a human thinks", go).
  */
-const TERMINAL_TASK_REFUSAL = /\btask\b.*\bin (a )?terminal state\b/i;
-
 function readQuirks(cls: A2AErrorClass | undefined, message: string): A2AErrorClass | undefined {
-  if (cls === InvalidParamsError && TERMINAL_TASK_REFUSAL.test(message)) return UnsupportedOperationError;
+  if (cls === InvalidParamsError && refusesTaskInTerminalState(message)) return UnsupportedOperationError;
   return cls;
+}
+
+const isWordChar = (c: string | undefined): boolean =>
+  c !== undefined && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c === '_');
+
+/** `word` at `i` of `s`, with a word boundary on both sides (regex `\b`). */
+const wordAt = (s: string, i: number, word: string): boolean => s.startsWith(word, i) && !isWordChar(s[i - 1]) && !isWordChar(s[i + word.length]);
+
+/**
+ * One line of the message says "task … in (a) terminal state" (case-insensitive): what
+ * `/\btask\b.*\bin (a )?terminal state\b/i` tested, which is quadratic on a peer's text of many
+ * "task" words. Linear: per line, the first word "task", then any "in (a) terminal state" after it.
+ */
+export function refusesTaskInTerminalState(message: string): boolean {
+  for (const line of asciiLowerCase(message).split(/[\n\r\u2028\u2029]/)) {
+    let task = line.indexOf('task');
+    while (task !== -1 && !wordAt(line, task, 'task')) task = line.indexOf('task', task + 1);
+    if (task === -1) continue;
+    for (let at = line.indexOf('in ', task + 4); at !== -1; at = line.indexOf('in ', at + 1)) {
+      if (wordAt(line, at, 'in terminal state') || wordAt(line, at, 'in a terminal state')) return true;
+    }
+  }
+  return false;
+}
+
+/** Only A-Z folded, as a non-unicode /i regex folds what these words hold. */
+function asciiLowerCase(s: string): string {
+  return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
 }
 
 // --- Decoders ----------------------------------------------------------------------------------

@@ -30,6 +30,7 @@ export type HostileMode =
   | 'no-headers' // never answers
   | 'echo-auth' // 401 whose message quotes the Authorization header back
   | 'subscribe-405' // REST: POST :subscribe gets 405, GET streams
+  | 'failed-status' // every call: the task FAILED, its status message the text of setStatusText (a stream gets it as one frame)
   | 'custom';
 
 export interface CustomResponse {
@@ -53,6 +54,8 @@ export interface HostileAgent {
   setMode(mode: HostileMode, custom?: CustomResponse): void;
   /** Replaces the served card (e.g. a v0.3 card). */
   setCard(card: unknown): void;
+  /** The status message text of 'failed-status' (e.g. a megabyte of whitespace). */
+  setStatusText(text: string): void;
   /** Sockets currently open on the server side. */
   openConnections(): number;
   /** Sockets accepted since start (keep-alive reuse keeps this low). */
@@ -72,6 +75,7 @@ function validTask(state = 'TASK_STATE_WORKING'): Record<string, unknown> {
 export async function startHostileAgent(): Promise<HostileAgent> {
   let mode: HostileMode = 'ok-task';
   let custom: CustomResponse | undefined;
+  let statusText = 'failed on purpose';
   const sockets = new Set<Socket>();
   let accepted = 0;
   const requests: RecordedHostileRequest[] = [];
@@ -283,6 +287,22 @@ export async function startHostileAgent(): Promise<HostileAgent> {
         sse();
         res.end(frame({ task: validTask('TASK_STATE_COMPLETED') }));
         return;
+      case 'failed-status': {
+        const task = {
+          ...validTask('TASK_STATE_FAILED'),
+          status: {
+            state: 'TASK_STATE_FAILED',
+            timestamp: '2026-01-01T00:00:00.000Z',
+            message: { messageId: 'status-1', role: 'ROLE_AGENT', parts: [{ text: statusText }] },
+          },
+        };
+        const streaming = rpc ? body.includes('"SendStreamingMessage"') || body.includes('"SubscribeToTask"') : url.includes(':stream') || url.includes(':subscribe');
+        const send = rpc ? body.includes('"SendMessage"') : url.includes('message:send');
+        if (!streaming) return json(200, wrap(send ? { task } : task));
+        sse();
+        res.end(frame({ task }));
+        return;
+      }
       case 'custom': {
         const c = custom ?? { status: 500, body: '' };
         res.writeHead(c.status, { 'content-type': c.contentType ?? 'application/json', ...(c.headers ?? {}) }).end(c.body);
@@ -300,6 +320,9 @@ export async function startHostileAgent(): Promise<HostileAgent> {
     },
     setCard(c) {
       card = c;
+    },
+    setStatusText(text) {
+      statusText = text;
     },
     openConnections: () => sockets.size,
     totalConnections: () => accepted,
