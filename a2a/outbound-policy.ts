@@ -8,9 +8,11 @@
  *    socket opens and a name is judged on every address DNS gives, so a name that resolves to a
  *    refused address (DNS rebinding, a card pointing elsewhere) is refused too.
  *
- * Rules. Link-local (169.254.0.0/16, fe80::/10) and cloud metadata addresses and names are refused
- * always. PLANNER_AGENT_ALLOW, when set, is the whole list of what else is allowed: host names
- * (`agents.example.com`), suffixes (`*.example.com`, which also admits the bare name), IP addresses
+ * Rules. Link-local (169.254.0.0/16, fe80::/10), "this host" (0.0.0.0/8, ::) and cloud metadata
+ * addresses and names are refused always, and so is every IPv6 form that embeds such an IPv4
+ * address (IPv4-mapped and SIIT ::ffff:0:a.b.c.d, IPv4-compatible ::a.b.c.d, NAT64 64:ff9b::/96 and
+ * 64:ff9b:1::/48, 6to4 2002::/16, Teredo 2001::/32): a translator on the way would deliver it there.
+ * PLANNER_AGENT_ALLOW, when set, is the whole list of what else is allowed: host names (`agents.example.com`), suffixes (`*.example.com`, which also admits the bare name), IP addresses
  * and CIDRs (`10.0.0.0/8`, `fd00::/8`). Unset, everything else (loopback included) is allowed.
  * Redirects are never followed (undici's dispatcher does not, and nothing here adds it).
  */
@@ -21,12 +23,21 @@ import { displayUrl } from './call-context';
 
 export const AGENT_ALLOW_ENV = 'PLANNER_AGENT_ALLOW';
 
-const METADATA_ADDRESSES = ['169.254.169.254', '169.254.170.2', 'fd00:ec2::254', '100.100.100.200'];
+// AWS (IMDS, ECS task metadata, IMDS over IPv6), Alibaba, and Azure's wire server (which hands out
+// the VM's extension settings and certificates).
+const METADATA_ADDRESSES = new BlockList();
+for (const a of ['169.254.169.254', '169.254.170.2', '100.100.100.200', '168.63.129.16']) METADATA_ADDRESSES.addAddress(a, 'ipv4');
+METADATA_ADDRESSES.addAddress('fd00:ec2::254', 'ipv6');
 const METADATA_NAMES = ['metadata.google.internal', 'metadata.goog', 'metadata'];
 
 const LINK_LOCAL = new BlockList();
 LINK_LOCAL.addSubnet('169.254.0.0', 16, 'ipv4');
 LINK_LOCAL.addSubnet('fe80::', 10, 'ipv6');
+
+/** 0.0.0.0/8 ("this host on this network": a connect to 0.0.0.0 reaches the planner itself) and ::. */
+const THIS_HOST = new BlockList();
+THIS_HOST.addSubnet('0.0.0.0', 8, 'ipv4');
+THIS_HOST.addAddress('::', 'ipv6');
 
 /** A connection the policy does not allow; errors/transport.ts turns it into AddressRefusedError. */
 export class OutboundRefusal extends Error {
@@ -154,8 +165,14 @@ export class OutboundPolicy {
     const addr = unmapV4(normalHost(address));
     const family = isIP(addr) === 6 ? 'ipv6' : 'ipv4';
     const of = host === addr ? '' : ` (of ${host})`;
-    if (METADATA_ADDRESSES.includes(addr)) return `${addr}${of} is a cloud metadata address, refused always`;
-    if (LINK_LOCAL.check(addr, family)) return `${addr}${of} is link-local (169.254.0.0/16, fe80::/10), refused always`;
+    const always = refusedAlways(addr);
+    if (always !== undefined) return `${addr}${of} ${always}, refused always`;
+    if (family === 'ipv6') {
+      for (const e of embeddedV4(addr)) {
+        const why = refusedAlways(e.v4);
+        if (why !== undefined) return `${addr}${of} is ${e.form} of ${e.v4}, which ${why}: refused always`;
+      }
+    }
     if (this.hasList && !(host !== addr && this.nameListed(host)) && !this.cidrs.check(addr, family)) {
       return `${addr}${of} is not in ${this.source}`;
     }
@@ -214,17 +231,85 @@ function normalHost(h: string): string {
   return unbracket(h.trim().toLowerCase()).replace(/\.$/, '');
 }
 
-/** ::ffff:169.254.169.254 (or ::ffff:a9fe:a9fe) is 169.254.169.254 for every rule. */
+/** Why an address is refused whatever the list says (metadata, link-local, this host); undefined if not. */
+function refusedAlways(addr: string): string | undefined {
+  const family = isIP(addr) === 6 ? 'ipv6' : 'ipv4';
+  if (METADATA_ADDRESSES.check(addr, family)) return 'is a cloud metadata address';
+  if (LINK_LOCAL.check(addr, family)) return 'is link-local (169.254.0.0/16, fe80::/10)';
+  if (THIS_HOST.check(addr, family)) return 'is "this host" (0.0.0.0/8, ::), which reaches the planner itself';
+  return undefined;
+}
+
+/** ::ffff:169.254.169.254 (or ::ffff:a9fe:a9fe) is 169.254.169.254 for every rule: the socket connects over IPv4. */
 function unmapV4(addr: string): string {
-  const dotted = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(addr);
-  if (dotted) return dotted[1]!;
-  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(addr);
-  if (!hex) return addr;
-  const hi = parseInt(hex[1]!, 16);
-  const lo = parseInt(hex[2]!, 16);
+  if (isIP(addr) !== 6) return addr;
+  const g = ipv6Groups(addr);
+  return g && g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff ? v4Of(g[6]!, g[7]!) : addr;
+}
+
+/** The eight 16-bit groups of a valid IPv6 address (isIP === 6), a trailing dotted quad included. */
+export function ipv6Groups(addr: string): number[] | undefined {
+  let s = addr.split('%')[0]!;
+  const lastColon = s.lastIndexOf(':');
+  const tail = s.slice(lastColon + 1);
+  if (tail.includes('.')) {
+    const o = tail.split('.').map(Number);
+    if (o.length !== 4 || o.some((x) => !Number.isInteger(x) || x < 0 || x > 255)) return undefined;
+    s = `${s.slice(0, lastColon + 1)}${((o[0]! << 8) | o[1]!).toString(16)}:${((o[2]! << 8) | o[3]!).toString(16)}`;
+  }
+  const halves = s.split('::');
+  if (halves.length > 2) return undefined;
+  const part = (h: string | undefined): number[] => (h ? h.split(':').map((x) => parseInt(x, 16)) : []);
+  const head = part(halves[0]);
+  const rest = halves.length === 2 ? part(halves[1]) : [];
+  const fill = 8 - head.length - rest.length;
+  if (fill < 0 || (halves.length === 1 && fill !== 0) || [...head, ...rest].some((x) => !Number.isInteger(x) || x < 0 || x > 0xffff)) return undefined;
+  return [...head, ...new Array<number>(fill).fill(0), ...rest];
+}
+
+function v4Of(hi: number, lo: number): string {
   return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
 }
 
+/** The 16 bytes of the address, for the NAT64 layouts that cut across groups. */
+function bytesOf(g: number[]): number[] {
+  return g.flatMap((x) => [x >> 8, x & 255]);
+}
+
+/**
+ * The IPv4 addresses an IPv6 address carries, by form. Each is where a translator on the way
+ * (SIIT, NAT64, a 6to4 or Teredo relay) would deliver the connection; a host that answers the
+ * IPv6 literal itself (IPv4-compatible ::a.b.c.d) is judged by its IPv4 too.
+ */
+export function embeddedV4(addr: string): Array<{ form: string; v4: string }> {
+  const g = ipv6Groups(addr);
+  if (!g) return [];
+  const b = bytesOf(g);
+  const quad = (i: number[]): string => i.map((n) => b[n]).join('.');
+  const zeros = (from: number, to: number): boolean => g.slice(from, to).every((x) => x === 0);
+  const out: Array<{ form: string; v4: string }> = [];
+  if (zeros(0, 4) && g[4] === 0xffff && g[5] === 0) out.push({ form: 'the SIIT (IPv4-translated, ::ffff:0:0/96) form', v4: v4Of(g[6]!, g[7]!) });
+  // ::1 is IPv6 loopback, not 0.0.0.1; :: itself is refused as "this host".
+  if (zeros(0, 6) && !(g[6] === 0 && g[7]! <= 1)) out.push({ form: 'the IPv4-compatible (::a.b.c.d) form', v4: v4Of(g[6]!, g[7]!) });
+  if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) out.push({ form: 'the NAT64 (64:ff9b::/96) form', v4: v4Of(g[6]!, g[7]!) });
+  if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 1) {
+    // RFC 8215's local-use prefix, whose length the operator picks: the RFC 6052 layouts of /48, /56
+    // and /64 (byte 8 is the u-octet, zero, and so are the suffix bytes after the IPv4) and /96.
+    // Zeros read from another layout's padding (0.0.0.0/8) are no address: only the other rules apply.
+    const form = 'a NAT64 (64:ff9b:1::/48) form';
+    const layouts: Array<[number[], number]> = [[[6, 7, 9, 10], 11], [[7, 9, 10, 11], 12], [[9, 10, 11, 12], 13]];
+    for (const [layout, suffix] of layouts) {
+      if (b[8] === 0 && b.slice(suffix).every((x) => x === 0) && b[layout[0]!] !== 0) out.push({ form, v4: quad(layout) });
+    }
+    if (b[12] !== 0) out.push({ form, v4: quad([12, 13, 14, 15]) });
+  }
+  if (g[0] === 0x2002) out.push({ form: 'the 6to4 (2002::/16) form', v4: v4Of(g[1]!, g[2]!) });
+  if (g[0] === 0x2001 && g[1] === 0) {
+    out.push({ form: 'the Teredo (2001::/32) server form', v4: v4Of(g[2]!, g[3]!) });
+    out.push({ form: 'the Teredo (2001::/32) client form', v4: v4Of(g[6]! ^ 0xffff, g[7]! ^ 0xffff) });
+  }
+  return out;
+}
 
 let fromEnvCache: { raw: string | undefined; policy: OutboundPolicy } | undefined;
 

@@ -1,5 +1,7 @@
 // One GetTask, for a wait that holds no watch (a question a human is thinking about): notices a
-// task that was cancelled, failed or expired at the agent meanwhile.
+// task that was cancelled, failed or expired at the agent meanwhile. Also the agent's own word on a
+// terminal state that arrived by push (`withArtifacts`: the task as the agent has it, artifacts too),
+// which a push alone never makes final.
 import { TaskNotFoundError } from '../a2a';
 import type { AgentRef } from '../workflows/delegated-task/input';
 import type { Observation } from '../workflows/delegated-task/messages';
@@ -8,13 +10,13 @@ import { remoteTaskLost, withTypedFailures } from './failures';
 import { observeTask } from './observe';
 
 export function createGetRemoteTask(agents: AgentDirectory) {
-  return async function getRemoteTask(input: { agent: AgentRef; taskId: string }): Promise<Observation> {
+  return async function getRemoteTask(input: { agent: AgentRef; taskId: string; withArtifacts?: boolean }): Promise<Observation> {
     return withTypedFailures(async () => {
       const client = await agents.client(input.agent);
       try {
         const o = observeTask(await client.getTask({ id: input.taskId, historyLength: 0 }), 'poll');
         // The workflow keeps the artifacts it has; a poll only needs the status.
-        delete o.artifacts;
+        if (!input.withArtifacts) delete o.artifacts;
         return o;
       } catch (err) {
         if (err instanceof TaskNotFoundError) throw remoteTaskLost(input.agent.name, input.taskId, err);

@@ -1,7 +1,7 @@
 // Loading a plan: YAML or JSON text → zod → the checks of check.ts → a PlanRunInput that
 // PlanWorkflow can start with. Every problem names the field and, for a file, the line.
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { readFileSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Document } from 'yaml';
 import { refusedAgentUrls, type OutboundPolicy } from '../a2a/outbound-policy';
 import { AgentCardSchema } from '../a2a/schema';
@@ -34,19 +34,25 @@ export interface LoadOptions {
   requireInputs?: boolean;
   /** Which agent addresses may be called; default the process's (PLANNER_AGENT_ALLOW). */
   outbound?: OutboundPolicy;
+  /**
+   * A real folder that card files must lie in after symlinks (the server's plan folder,
+   * plans/plan-folder.ts); messages then name card files relative to it, never by a server path.
+   */
+  confineTo?: string;
 }
 
-/** Reads and checks a plan file (.yaml, .yml or .json). */
-export function loadPlanFile(path: string, opts: Omit<LoadOptions, 'baseDir'> = {}): PlanRunInput {
+/** Reads and checks a plan file (.yaml, .yml or .json); `name` is how messages name it (default: the path). */
+export function loadPlanFile(path: string, opts: Omit<LoadOptions, 'baseDir'> & { name?: string } = {}): PlanRunInput {
+  const { name = path, ...load } = opts;
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a directory, not a plan file' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
-    throw new PlanError(path, [{ path: [], message: `cannot read the plan: ${why}` }]);
+    throw new PlanError(name, [{ path: [], message: `cannot read the plan: ${why}` }]);
   }
-  return planFromText(text, path, { ...opts, baseDir: dirname(resolve(path)) });
+  return planFromText(text, name, { ...load, baseDir: dirname(resolve(path)) });
 }
 
 /** Checks a plan given as text, YAML or JSON. */
@@ -120,16 +126,27 @@ function withAgents(plan: Plan, opts: LoadOptions, fail: (p: PlanProblem[]) => n
     if (typeof agent.card !== 'string') continue;
     if (!opts.baseDir) fail([{ path: ['agents', name, 'card'], message: 'a card file can only be named in a plan file; give the card itself or a url' }]);
     const file = resolve(opts.baseDir!, agent.card);
+    const shown = opts.confineTo === undefined ? file : agent.card;
+    if (opts.confineTo !== undefined && pathInside(opts.confineTo, file) === undefined) {
+      fail([{ path: ['agents', name, 'card'], message: `the card file ${shown} does not exist inside the plan folder (after symlinks)` }]);
+    }
+    let text = '';
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (e) {
+      fail([{ path: ['agents', name, 'card'], message: `cannot read the card file ${shown}: ${(e as NodeJS.ErrnoException).code ?? 'read error'}` }]);
+    }
     let json: unknown;
     try {
-      json = JSON.parse(readFileSync(file, 'utf8'));
-    } catch (e) {
-      fail([{ path: ['agents', name, 'card'], message: `cannot read the card file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` }]);
+      json = JSON.parse(text);
+    } catch {
+      // JSON.parse's message quotes the file's start: not shown, whatever the file is.
+      fail([{ path: ['agents', name, 'card'], message: `the card file ${shown} is not valid JSON` }]);
     }
     const card = AgentCardSchema.safeParse(json);
     if (!card.success) {
       const p = explainIssues(card.error.issues, json);
-      fail([{ path: ['agents', name, 'card'], message: `the card file ${file} is not an agent card: ${p.path || '(root)'}: ${p.detail}` }]);
+      fail([{ path: ['agents', name, 'card'], message: `the card file ${shown} is not an agent card: ${p.path || '(root)'}: ${p.detail}` }]);
     }
     agents[name] = { ...agent, card: card.data! };
   }
@@ -155,4 +172,16 @@ function lineAt(doc: Document, lines: LineCounter, path: PropertyKey[]): number 
   }
   const root = doc.contents as { range?: number[] } | null;
   return root?.range ? lines.linePos(root.range[0]!).line : undefined;
+}
+
+/** `file` relative to the real folder `root` once symlinks are resolved; undefined when it is missing or lies outside. */
+export function pathInside(root: string, file: string): string | undefined {
+  let real: string;
+  try {
+    real = realpathSync(file);
+  } catch {
+    return undefined;
+  }
+  const rel = relative(root, real);
+  return rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel) ? undefined : rel;
 }

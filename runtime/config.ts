@@ -100,6 +100,17 @@ const ConfigSchema = z.object({
   PLANNER_API_INSECURE: z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true').default(false),
   /** The largest request body the API reads, in bytes. */
   PLANNER_API_BODY_LIMIT: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
+  /**
+   * The public base URL callers reach `planner serve` at (e.g. https://planner.example.com): the A2A
+   * face's card names its interfaces under it. Unset, the card takes them from the request's Host
+   * header and says `Vary: Host`.
+   */
+  PLANNER_PUBLIC_URL: z
+    .url()
+    .refine((u) => /^https?:$/.test(new URL(u).protocol), 'an http or https URL')
+    .refine((u) => { const x = new URL(u); return x.username === '' && x.password === '' && x.search === '' && x.hash === ''; }, 'a base URL without credentials, query or fragment')
+    .transform((u) => u.replace(/\/+$/, ''))
+    .optional(),
   /** The folder whose plan files `POST /v1/plans {planFile}` may name (relative to the working directory). */
   PLANNER_PLAN_DIR: z.string().min(1).default('demo/plans'),
 });

@@ -14,7 +14,7 @@ import { openApiDocument } from './api/openapi';
 import { plansRouter } from './api/plans';
 import { schedulesRouter } from './api/schedules';
 import { tasksRouter } from './api/tasks';
-import type { HealthSchema } from './api/schemas';
+import type { HealthSchema, ReadySchema } from './api/schemas';
 import { pushRouter } from './push/receiver';
 import { a2aRouter } from './face';
 import type { z } from 'zod';
@@ -26,6 +26,8 @@ export interface AppOptions {
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
+/** How long /readyz waits for Temporal. */
+const READY_TIMEOUT_MS = 2000;
 
 export function createApp(ctx: ApiContext, opts: AppOptions): express.Express {
   const app = express();
@@ -35,13 +37,20 @@ export function createApp(ctx: ApiContext, opts: AppOptions): express.Express {
 
   if (opts.pushSecret) app.use(pushRouter({ temporal: ctx.temporal, secret: opts.pushSecret, logger: ctx.logger }));
 
-  app.get('/healthz', async (_req, res) => {
-    const body: z.input<typeof HealthSchema> = { ok: true, temporal: { reachable: true, namespace: ctx.config.TEMPORAL_NAMESPACE } };
+  // Liveness: the process serves requests. Readiness: Temporal answers too (a cheap call, 2 s at
+  // most); neither names where Temporal is (the log does, under the request id).
+  app.get('/healthz', (_req, res) => {
+    const body: z.input<typeof HealthSchema> = { ok: true };
+    res.json(body);
+  });
+  app.get('/readyz', async (_req, res) => {
     try {
-      await ctx.temporal.withDeadline(Date.now() + 2000, () => ctx.temporal.workflowService.getSystemInfo({}));
+      await ctx.temporal.withDeadline(Date.now() + READY_TIMEOUT_MS, () => ctx.temporal.workflowService.getSystemInfo({}));
     } catch (err) {
-      body.temporal = { ...body.temporal, reachable: false, error: err instanceof Error ? err.message : String(err) };
+      ((res.locals.log as Logger | undefined) ?? ctx.logger).warn({ err }, 'not ready: Temporal did not answer');
+      throw new ApiError(503, 'unavailable', `not ready: Temporal did not answer within ${READY_TIMEOUT_MS / 1000} s; the server log has the details under this request id`);
     }
+    const body: z.input<typeof ReadySchema> = { ready: true };
     res.json(body);
   });
   app.get('/v1/openapi.json', (_req, res) => {
@@ -113,12 +122,12 @@ function fromBodyParser(err: { type?: string; message?: string }, limit: number)
   }
 }
 
-/** Why Temporal could not be reached (UNAVAILABLE or DEADLINE_EXCEEDED, also as the client's ServiceError's cause), if that is the error. */
-function unreachable(err: unknown): string | undefined {
+/** Whether Temporal could not be reached (UNAVAILABLE or DEADLINE_EXCEEDED, also as the client's ServiceError's cause). */
+function unreachable(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if (isGrpcServiceError(e) && (e.code === 14 || e.code === 4)) return e.details || e.message;
+    if (isGrpcServiceError(e) && (e.code === 14 || e.code === 4)) return true;
   }
-  return undefined;
+  return false;
 }
 
 function errorHandler(ctx: ApiContext): ErrorRequestHandler {
@@ -132,8 +141,9 @@ function errorHandler(ctx: ApiContext): ErrorRequestHandler {
       // Express's own client errors, e.g. a path whose %-encoding is broken.
       api = new ApiError(err.status, err.status === 404 ? 'not_found' : 'invalid_request', err instanceof Error ? err.message : 'bad request');
     } else if (unreachable(err)) {
+      // The gRPC details name Temporal's internal address: the log keeps them, the caller gets the request id.
       log.warn({ err }, 'Temporal did not answer');
-      api = new ApiError(503, 'unavailable', `Temporal did not answer: ${unreachable(err)}`);
+      api = new ApiError(503, 'unavailable', 'Temporal did not answer; the server log has the details under this request id');
     } else {
       log.error({ err }, 'request failed');
       api = new ApiError(500, 'internal', 'internal error; the server log has the details under this request id');

@@ -168,14 +168,28 @@ export function errorFromHttpStatus(res: HttpErrorResponse, ctx: ErrorContext): 
     }
     const status = RestErrorBodySchema.safeParse(body);
     if (status.success) return errorFromRestStatus(status.data.error, res.status, ctx, http);
-    // application/problem+json (spec examples §6.4/§6.5): no reason, so the status decides.
-    if (typeof rec['title'] === 'string' || typeof rec['detail'] === 'string') {
+    // application/problem+json (spec examples §6.4/§6.5) with an A2A error type: no reason, so the status decides.
+    if (isA2AProblem(rec)) {
       const text = [rec['title'], rec['detail']].filter((x) => typeof x === 'string').join(': ');
       return statusError(res, ctx, http, cleanText(text, ctx.secrets));
     }
   }
-  const snippet = res.text.trim() === '' ? '' : cleanText(res.text, ctx.secrets, 120);
-  return statusError(res, ctx, http, snippet);
+  return statusError(res, ctx, http, describeBody(res));
+}
+
+/** A problem+json body whose `type` is one of A2A's error URIs (https://a2a-protocol.org/errors/...). */
+function isA2AProblem(rec: Record<string, unknown>): boolean {
+  const type = rec['type'];
+  return typeof type === 'string' && type.startsWith('https://a2a-protocol.org/') && (typeof rec['title'] === 'string' || typeof rec['detail'] === 'string');
+}
+
+/** A body that is not an A2A error, by its outward facts only: `text/html, 1234 bytes` (empty: ''). */
+export function describeBody(res: Pick<HttpErrorResponse, 'contentType' | 'text'>): string {
+  const bytes = Buffer.byteLength(res.text, 'utf8');
+  if (bytes === 0) return '';
+  const type = res.contentType.split(';')[0]!.trim().toLowerCase();
+  const shownType = /^[\w.+-]+\/[\w.+-]+$/.test(type) && type.length <= 100 ? type : type === '' ? 'no content type' : 'an odd content type';
+  return `a body that is not an A2A error (${shownType}, ${bytes} bytes; not shown)`;
 }
 
 function statusError(

@@ -54,8 +54,19 @@ export const routes: RouteDoc[] = [
     path: '/healthz',
     tag: 'meta',
     auth: false,
-    summary: 'Liveness, and whether Temporal answers',
-    responses: { 200: { description: 'The server runs; `temporal.reachable` says whether Temporal answered within 2 s.', schema: S.HealthSchema } },
+    summary: 'Liveness',
+    responses: { 200: { description: 'The server runs (Temporal is not asked: see /readyz).', schema: S.HealthSchema } },
+  },
+  {
+    method: 'get',
+    path: '/readyz',
+    tag: 'meta',
+    auth: false,
+    summary: 'Readiness: whether Temporal answers',
+    responses: {
+      200: { description: 'Temporal answered within 2 s.', schema: S.ReadySchema },
+      503: { description: 'Temporal did not answer within 2 s; the message names no address (the server log has the details under the request id).', schema: S.ErrorSchema },
+    },
   },
   {
     method: 'get',

@@ -1,44 +1,42 @@
 // Where a plan named by the API comes from: a file under PLANNER_PLAN_DIR (never outside it: no
-// absolute paths, no "..", no symlink leading out), or a document in the body. Problems are 400s
-// naming the body field and, for a file, the line.
-import { realpathSync } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+// absolute paths, no "..", no symlink leading out, for its card files too; plans/plan-folder.ts), or a
+// document in the body. Problems are 400s naming the body field and, for a file, the line, and name
+// files relative to the folder, never by a server path.
 import { formatPath } from '../../a2a/validate';
-import { loadPlanFile, planFromValue, PlanError } from '../../plans/load';
+import { planFromValue, PlanError } from '../../plans/load';
+import { loadPlanFileInFolder, planFileInFolder, PlanFileRefused } from '../../plans/plan-folder';
 import type { PlanRunInput } from '../../workflows/plan/input';
 import { InvalidPlanError, PlanNotFoundError, StepNotWaitingError } from '../../client/plan';
 import { ApiError, conflict, notFound } from '../errors';
 
-/** The plan file's absolute path under `planDir`, or the 400 that says why not. */
-export function resolvePlanFile(planDir: string, planFile: string): string {
-  const bad = (why: string): ApiError => new ApiError(400, 'invalid_request', `invalid request: body.planFile: ${why}`, [{ path: 'body.planFile', message: why }]);
-  if (!/\.(ya?ml|json)$/i.test(planFile)) throw bad('a plan file ends in .yaml, .yml or .json');
-  if (isAbsolute(planFile) || planFile.split(/[\\/]/).includes('..')) throw bad('a path relative to the plan folder, without ".."');
-  const root = resolve(planDir);
-  const path = resolve(root, planFile);
-  let real: string;
+const badPlanFile = (why: string): ApiError => new ApiError(400, 'invalid_request', `invalid request: body.planFile: ${why}`, [{ path: 'body.planFile', message: why }]);
+
+/** Checks that `planFile` names a plan file inside `planDir` (after symlinks), or the 400 that says why not. */
+export function resolvePlanFile(planDir: string, planFile: string): void {
   try {
-    real = realpathSync(path);
-  } catch {
-    throw bad(`no such plan file in the plan folder (PLANNER_PLAN_DIR)`);
+    planFileInFolder(planDir, planFile);
+  } catch (e) {
+    if (e instanceof PlanFileRefused) throw badPlanFile(e.message);
+    throw e;
   }
-  const realRoot = realpathSync(root);
-  const rel = relative(realRoot, real);
-  if (rel === '' || rel.startsWith(`..${sep}`) || rel === '..' || isAbsolute(rel)) throw bad('the file lies outside the plan folder');
-  return real;
 }
 
 export interface SourceOptions {
   inputs?: Record<string, string>;
   agentUrls?: Record<string, string>;
+  /** The plan folder a planFile is named in (PLANNER_PLAN_DIR). */
+  planDir: string;
 }
 
 /** Loads and checks the plan; PlanError becomes a 400 with one detail per problem, under `where`. */
 export function loadPlan(source: { planFile: string } | { plan: unknown }, where: string, opts: SourceOptions): PlanRunInput {
   try {
-    const run = 'planFile' in source ? loadPlanFile(source.planFile, opts) : planFromValue(source.plan, 'plan', opts);
+    const { planDir, ...load } = opts;
+    if ('planFile' in source) resolvePlanFile(planDir, source.planFile);
+    const run = 'planFile' in source ? loadPlanFileInFolder(planDir, source.planFile, load) : planFromValue(source.plan, 'plan', load);
     return { ...run, source: 'planFile' in source ? `api: ${source.planFile}` : 'api' };
   } catch (e) {
+    if (e instanceof PlanFileRefused) throw badPlanFile(e.message);
     if (!(e instanceof PlanError)) throw e;
     const details = e.problems.map((p) => ({
       path: 'planFile' in source ? 'body.planFile' : [where, formatPath(p.path)].filter(Boolean).join('.'),

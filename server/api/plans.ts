@@ -11,7 +11,7 @@ import { PlanId, PlannerWaitingOn } from '../../workflows/search-attributes';
 import type { ApiContext } from '../context';
 import { ApiError, conflict, parseOr400 } from '../errors';
 import { streamPlanEvents } from './plan-events';
-import { loadPlan, resolvePlanFile, withPlan } from './plan-source';
+import { loadPlan, withPlan } from './plan-source';
 import {
   AnswerBodySchema,
   PlanDocBodySchema,
@@ -81,14 +81,14 @@ export function plansRouter(ctx: ApiContext): Router {
       'planFile' in body
         ? (() => {
             const b = parseOr400(PlanFileBodySchema, 'body', body);
-            return loadPlan({ planFile: resolvePlanFile(ctx.config.PLANNER_PLAN_DIR, b.planFile) }, 'body', { inputs: b.inputs, agentUrls: b.agentUrls });
+            return loadPlan({ planFile: b.planFile }, 'body', { inputs: b.inputs, agentUrls: b.agentUrls, planDir: ctx.config.PLANNER_PLAN_DIR });
           })()
         : 'plan' in body
           ? (() => {
               const b = parseOr400(PlanDocBodySchema, 'body', body);
-              return loadPlan({ plan: b.plan }, 'body.plan', { inputs: b.inputs, agentUrls: b.agentUrls });
+              return loadPlan({ plan: b.plan }, 'body.plan', { inputs: b.inputs, agentUrls: b.agentUrls, planDir: ctx.config.PLANNER_PLAN_DIR });
             })()
-          : loadPlan({ plan: body }, 'body', {});
+          : loadPlan({ plan: body }, 'body', { planDir: ctx.config.PLANNER_PLAN_DIR });
 
     const planId = key !== undefined ? planIdForKey(key) : undefined;
     const replay = (id: string): void => {

@@ -14,7 +14,7 @@ import {
 import { InvalidPlanError } from '../../client/plan';
 import type { ApiContext } from '../context';
 import { ApiError, conflict, notFound, parseOr400 } from '../errors';
-import { resolvePlanFile } from './plan-source';
+import { loadPlan } from './plan-source';
 import { CreateScheduleBodySchema, ScheduleParams, type ScheduleListSchema, type ScheduleSchema } from './schemas';
 
 export function schedulesRouter(ctx: ApiContext): Router {
@@ -34,7 +34,9 @@ export function schedulesRouter(ctx: ApiContext): Router {
 
   router.post('/schedules', async (req, res) => {
     const b = parseOr400(CreateScheduleBodySchema, 'body', req.body);
-    const source = b.planFile !== undefined ? { planFile: resolvePlanFile(ctx.config.PLANNER_PLAN_DIR, b.planFile) } : { plan: b.plan };
+    // A plan file is read here, inside the plan folder (its messages name it relative to the folder); the schedule keeps the plan it holds.
+    const fromFile = b.planFile !== undefined ? loadPlan({ planFile: b.planFile }, 'body', { inputs: b.inputs, agentUrls: b.agentUrls, planDir: ctx.config.PLANNER_PLAN_DIR }) : undefined;
+    const source = fromFile ? { plan: fromFile.plan } : { plan: b.plan };
     let created: PlanScheduleSummary;
     try {
       created = await createPlanSchedule(
@@ -44,7 +46,7 @@ export function schedulesRouter(ctx: ApiContext): Router {
           timing: { ...(b.every !== undefined ? { every: b.every } : { cron: b.cron }), overlap: b.overlap },
           source,
           ...(b.inputs ? { inputs: b.inputs } : {}),
-          ...(b.agentUrls ? { agentUrls: b.agentUrls } : {}),
+          ...(b.agentUrls && !fromFile ? { agentUrls: b.agentUrls } : {}),
           ...(b.note ? { note: b.note } : {}),
         },
         { taskQueue: ctx.config.PLANNER_TASK_QUEUE },

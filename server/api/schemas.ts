@@ -39,16 +39,9 @@ const UiUrl = z.string().meta({ description: 'The workflow in the Temporal UI (P
 
 // ---- health -------------------------------------------------------------------------------------
 
-export const HealthSchema = z
-  .object({
-    ok: z.literal(true),
-    temporal: z.object({
-      reachable: z.boolean(),
-      namespace: z.string(),
-      error: z.string().optional(),
-    }),
-  })
-  .meta({ id: 'Health' });
+export const HealthSchema = z.object({ ok: z.literal(true) }).meta({ id: 'Health' });
+
+export const ReadySchema = z.object({ ready: z.literal(true) }).meta({ id: 'Ready' });
 
 // ---- tasks --------------------------------------------------------------------------------------
 

@@ -36,7 +36,7 @@ export function agentCard(baseUrl: string, skills: PlanSkill[], push: boolean): 
   };
 }
 
-/** The base URL callers reached this server at (the card names its interfaces under it). */
+/** The base URL callers reached this server at, from the Host header (without PLANNER_PUBLIC_URL). */
 function baseUrlOf(req: Request): string {
   return `${req.protocol}://${req.get('host') ?? 'localhost'}`;
 }
@@ -56,10 +56,14 @@ export function a2aRouter(ctx: ApiContext, auth: AuthSettings, env: NodeJS.Proce
   const router = express.Router();
 
   // Public: the card needs no token and no A2A-Version header.
+  // Its URLs come from PLANNER_PUBLIC_URL; without it from the Host header, and then a cache must
+  // keep one card per Host (Vary: Host), or one caller's Host would be served to every other.
+  const publicUrl = ctx.config.PLANNER_PUBLIC_URL;
   router.get(AGENT_CARD_PATH, (req, res) => {
-    const body = JSON.stringify(agentCard(baseUrlOf(req), skills(), push));
+    const body = JSON.stringify(agentCard(publicUrl ?? baseUrlOf(req), skills(), push));
     const etag = `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
     res.set({ 'Cache-Control': 'public, max-age=300', ETag: etag, 'Content-Type': 'application/json' });
+    if (publicUrl === undefined) res.vary('Host');
     if (req.get('if-none-match') === etag) {
       res.status(304).end();
       return;

@@ -1,30 +1,35 @@
 // Which plan an upstream message runs: a plan document in a data part, or a skill, which the
 // configuration maps to a plan file (each plan file in PLANNER_PLAN_DIR is one skill). Steps that
 // do not say who answers their questions forward them to the upstream caller (onInput: forward).
-import { readdirSync, readFileSync } from 'node:fs';
-import { basename, dirname, extname, resolve } from 'node:path';
+// Plan files resolve inside the folder after symlinks (a link leading out is no skill), their card
+// files too, and no message names a server path (plans/plan-folder.ts).
+import { readFileSync } from 'node:fs';
+import { basename, dirname, extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { PlanError, planFromValue } from '../../plans/load';
+import { planFilesInFolder, realFolder } from '../../plans/plan-folder';
 import type { PlanRunInput } from '../../workflows/plan/input';
 import type { AgentSkill, Message, Part } from '../../a2a/schema';
 
-const PLAN_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
-
 export interface PlanSkill {
   skill: AgentSkill;
+  /** The file's real path, inside `folder`. */
   file: string;
+  /** Its name in the folder, as messages show it. */
+  name: string;
+  /** The plan folder's real path (card files must lie inside it). */
+  folder: string;
 }
 
-/** The plan files of the folder, as skills (a file that does not parse is left out and reported). */
+/** The plan files of the folder, as skills (a file that does not parse or leads out is left out and reported by name). */
 export function planSkills(dir: string, onBadFile: (file: string, why: string) => void = () => {}): PlanSkill[] {
-  let names: string[];
+  let folder: string;
   try {
-    names = readdirSync(dir).filter((n) => PLAN_EXTENSIONS.has(extname(n))).sort();
+    folder = realFolder(dir);
   } catch {
     return [];
   }
-  return names.flatMap((n): PlanSkill[] => {
-    const file = resolve(dir, n);
+  return planFilesInFolder(folder, onBadFile).flatMap(({ name: n, path: file }): PlanSkill[] => {
     try {
       const raw = parseYaml(readFileSync(file, 'utf8')) as { name?: unknown; description?: unknown; inputs?: Record<string, { description?: string } | null> };
       const id = typeof raw.name === 'string' ? raw.name : basename(n, extname(n));
@@ -32,6 +37,8 @@ export function planSkills(dir: string, onBadFile: (file: string, why: string) =
       return [
         {
           file,
+          name: n,
+          folder,
           skill: {
             id,
             name: id,
@@ -44,7 +51,7 @@ export function planSkills(dir: string, onBadFile: (file: string, why: string) =
         },
       ];
     } catch (e) {
-      onBadFile(file, (e as Error).message);
+      onBadFile(n, (e as Error).message);
       return [];
     }
   });
@@ -108,11 +115,11 @@ export function selectPlan(message: Message, requestMetadata: Record<string, unk
   const text = message.parts.flatMap((p) => ('text' in p ? [p.text] : [])).join('\n');
   const withText = (declared: Record<string, unknown>): Record<string, string> =>
     'request' in declared && inputs.request === undefined && text !== '' ? { ...inputs, request: text } : inputs;
-  const load = (doc: unknown, source: string, baseDir?: string, pathPrefix = ''): PlanRunInput => {
+  const load = (doc: unknown, source: string, files?: { baseDir: string; confineTo: string }, pathPrefix = ''): PlanRunInput => {
     const declared = isObject(doc) && isObject(doc.inputs) ? doc.inputs : {};
     const agentUrls = Object.fromEntries(Object.entries(opts.agentUrls).filter(([name]) => isObject(doc) && isObject(doc.agents) && name in doc.agents));
     try {
-      return { ...planFromValue(forwardByDefault(doc), source, { inputs: withText(declared), agentUrls, ...(baseDir ? { baseDir } : {}) }), source: 'a2a' };
+      return { ...planFromValue(forwardByDefault(doc), source, { inputs: withText(declared), agentUrls, ...(files ?? {}) }), source: 'a2a' };
     } catch (e) {
       if (e instanceof PlanError) throw new PlanSelectionError(pathPrefix || 'message', e.message);
       throw e;
@@ -133,7 +140,7 @@ export function selectPlan(message: Message, requestMetadata: Record<string, unk
     throw new PlanSelectionError('message.parts', `name a skill in metadata.skill (${ids.join(', ') || 'no plan files are configured'}) or send a plan document in a data part {"plan": {...}}`);
   }
   const doc = parseYaml(readFileSync(chosen.file, 'utf8')) as unknown;
-  return load(doc, chosen.file, dirname(chosen.file), 'message');
+  return load(doc, chosen.name, { baseDir: dirname(chosen.file), confineTo: chosen.folder }, 'message');
 }
 
 /** PLANNER_A2A_AGENT_URLS: a JSON object of agent name → base URL, applied to every plan the face starts. */

@@ -3,15 +3,16 @@
 // and deleted by an update and read by a query, and the plan delivers every later status and
 // artifact to it (workflows/plan/a2a-push.ts). The face checks a webhook before the plan sees it,
 // and seals its token and credentials with PLANNER_WEBHOOK_SECRET so history never holds them in
-// the clear. Plans started before the `a2a-upstream-push` patch have no push handlers: their
-// push-configs query is not registered, which is how the face tells them apart.
+// the clear; a URL with a query or fragment (where secrets hide) is refused, since the URL stays in
+// the clear (a2a/webhook-url.ts). Plans started before the `a2a-upstream-push` patch have no push
+// handlers: their push-configs query is not registered, which is how the face tells them apart.
 import { QueryNotRegisteredError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { TaskPushNotificationConfig as SdkPushConfig } from '@a2a-js/sdk';
 import { PushNotificationNotSupportedError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import { AuthenticationInfoSchema } from '../../a2a/schema';
 import { outboundPolicy } from '../../a2a/outbound-policy';
 import { openSecrets, sealSecrets } from '../../a2a/sealed-credentials';
-import { webhookUrlProblem } from '../../a2a/webhook-url';
+import { registeredWebhookUrlProblem } from '../../a2a/webhook-url';
 import { PlanUpdateRefusal, createPushConfigUpdate, deletePushConfigUpdate, pushConfigsQuery, type UpstreamPushConfig } from '../../workflows/plan/messages';
 import { invalidParams } from './params';
 import { refusedAs } from './plan-refusals';
@@ -29,7 +30,7 @@ export type SealedPushConfig = Omit<UpstreamPushConfig, 'id'>;
 /** Why the planner will not call this webhook, naming its field (§13.2: it goes through the outbound policy). */
 function pushInputProblem(c: PushInput): string | undefined {
   if (typeof c?.url !== 'string' || c.url === '') return 'url: a webhook URL is required';
-  const url = webhookUrlProblem(c.url) ?? outboundPolicy().checkUrl(c.url);
+  const url = registeredWebhookUrlProblem(c.url) ?? outboundPolicy().checkUrl(c.url);
   if (url) return `url: ${url}`;
   if (c.authentication !== undefined && !AuthenticationInfoSchema.safeParse(c.authentication).success) return 'authentication: needs a scheme (and credentials)';
   return undefined;

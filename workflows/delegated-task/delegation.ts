@@ -8,7 +8,7 @@ import type { WatchResult } from '../../activities';
 import type { DeadlinePolicy, DelegatedTask, DelegatedTaskResult } from './input';
 import type { Answer, AnswerResult, DelegatedTaskStatus, Observation, RefusedAnswer, SendResolution, WatchProblem } from './messages';
 import { REPORT_REFUSED_ANSWERS_PATCH, answerRefusal, refuseAnswer, type AnswerableView } from './answer-rules';
-import { RemoteTask, artifactKey } from './remote-task';
+import { RemoteTask, artifactKey, isTerminalState } from './remote-task';
 import { Alerts, type AlertKind } from './alerts';
 import { sendCalls, shortCalls, type Calls } from './calls';
 import type { DelegatedTaskCarry, Question, Wait } from './carry';
@@ -22,6 +22,13 @@ import { WatchLease, WatchLeases } from './watch';
  * terminal state it may already hold and cost a new subscription and ~12 history events per approval.
  */
 export const KEEP_WATCH_PATCH = 'keep-watch-after-approval';
+
+/**
+ * A terminal state that arrives by push is the agent's word only once GetTask says so: a push
+ * (whose token a leaked webhook secret can forge) alone would end a step, even one waiting for an
+ * approval. The push is set aside and GetTask's answer, artifacts included, is applied instead.
+ */
+export const CONFIRM_PUSHED_END_PATCH = 'confirm-pushed-end';
 
 export class Delegation {
   readonly task: RemoteTask;
@@ -47,6 +54,8 @@ export class Delegation {
   closing?: string;
   /** Bumped when something the inbox shows changes without a status change (a watch problem). */
   shown = 0;
+  /** A GetTask confirming a pushed terminal state, while it runs. */
+  private confirming?: Promise<void>;
 
   private readonly workflowId: string;
   private readonly runId: string;
@@ -114,9 +123,10 @@ export class Delegation {
     };
   }
 
-  observe(observation: Observation): void {
+  observe(observation: Observation): Promise<void> | void {
     // A watch of an earlier lease, run or workflow (a reused id) has nothing to say to this one.
     if (observation.watchId !== undefined && observation.watchId !== this.watch?.id) return;
+    if (this.endsByPush(observation) && patched(CONFIRM_PUSHED_END_PATCH)) return this.confirmPushedEnd();
     this.task.apply(observation);
     if (observation.alerted !== undefined) this.authAlerted = Math.max(this.authAlerted, observation.alerted);
     if (observation.pushConfigId !== undefined) this.pushConfigId = observation.pushConfigId;
@@ -124,6 +134,26 @@ export class Delegation {
       this.problem = observation.problem ?? undefined;
       this.shown++;
     }
+  }
+
+  /** A push that would end the task (the patch is asked only then, so other histories record no marker). */
+  private endsByPush(o: Observation): boolean {
+    return o.source === 'push' && o.status !== undefined && isTerminalState(o.status.state) && !this.task.terminal && this.task.taskId !== undefined;
+  }
+
+  /** Asks the agent (GetTask) instead of believing a pushed terminal state; one call at a time, whatever the pushes. */
+  private confirmPushedEnd(): Promise<void> {
+    this.confirming ??= (async () => {
+      try {
+        this.task.apply(await this.calls.getRemoteTask({ agent: this.input.agent, taskId: this.task.taskId!, withArtifacts: true }));
+      } catch (err) {
+        // The watch (stream or backstop poll) still learns the end the agent really reached.
+        log.warn('a terminal state pushed for this task could not be confirmed with GetTask', { error: String(err) });
+      } finally {
+        this.confirming = undefined;
+      }
+    })();
+    return this.confirming;
   }
 
   /** The `answer` update: hands the answer to the question's wait; replies once it was sent. */

@@ -6,6 +6,11 @@ import type { Observation, WaitingOn } from './messages';
 // the A2A schemas at every workflow start (see schemas.ts).
 const TERMINAL: readonly TaskState[] = ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED'];
 
+/** Whether a task in this state never changes again. */
+export function isTerminalState(state: TaskState): boolean {
+  return TERMINAL.includes(state);
+}
+
 /** A cheap fingerprint of the artifacts, so a watch can tell the workflow's view from a newer one. */
 export function artifactKey(artifacts: Artifact[]): string {
   return artifacts.map((a) => `${a.artifactId}/${a.parts.length}/${a.parts.map(partSize).join('.')}`).join(',');
