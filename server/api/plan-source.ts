@@ -6,6 +6,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { formatPath } from '../../a2a/validate';
 import { loadPlanFile, planFromValue, PlanError } from '../../plans/load';
 import type { PlanRunInput } from '../../workflows/plan/input';
+import type { PlanTrust } from '../../plans/caller-agents';
 import { InvalidPlanError, PlanNotFoundError, StepNotWaitingError } from '../../client/plan';
 import { ApiError, conflict, notFound } from '../errors';
 
@@ -31,6 +32,8 @@ export function resolvePlanFile(planDir: string, planFile: string): string {
 export interface SourceOptions {
   inputs?: Record<string, string>;
   agentUrls?: Record<string, string>;
+  /** The caller's rules (server/context.ts planTrust): a document in the body and its agentUrls are the caller's. */
+  trust: PlanTrust;
 }
 
 /** Loads and checks the plan; PlanError becomes a 400 with one detail per problem, under `where`. */

@@ -12,7 +12,7 @@ import {
   type PlanScheduleSummary,
 } from '../../client/schedule';
 import { InvalidPlanError } from '../../client/plan';
-import type { ApiContext } from '../context';
+import { planTrust, type ApiContext } from '../context';
 import { ApiError, conflict, notFound, parseOr400 } from '../errors';
 import { resolvePlanFile } from './plan-source';
 import { CreateScheduleBodySchema, ScheduleParams, type ScheduleListSchema, type ScheduleSchema } from './schemas';
@@ -46,6 +46,7 @@ export function schedulesRouter(ctx: ApiContext): Router {
           ...(b.inputs ? { inputs: b.inputs } : {}),
           ...(b.agentUrls ? { agentUrls: b.agentUrls } : {}),
           ...(b.note ? { note: b.note } : {}),
+          trust: planTrust(ctx.config, b.planFile !== undefined ? 'operator' : 'caller', 'caller'),
         },
         { taskQueue: ctx.config.PLANNER_TASK_QUEUE },
       );
