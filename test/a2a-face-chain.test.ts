@@ -20,11 +20,12 @@ let apiB: RunningServer;
 
 beforeAll(async () => {
   for (const level of ['error', 'warn'] as const) jest.spyOn(console, level).mockImplementation(() => undefined);
-  // Planner A's delegated-task client sends the bearer token to planner B (read by agent name, never in history).
-  process.env.A2A_AGENT_CREDENTIALS = JSON.stringify({ 'planner-b': { bearer: TOKEN } });
   [reviewer, deployer] = await Promise.all([startCodeReviewer(), startDeployer()]);
   workersB = await startWorkers(queueB);
   [apiA, apiB] = await Promise.all([startApi(suite.client, suite.queue), startApi(suite.client, queueB)]);
+  // Planner A's delegated-task client sends the bearer token to planner B (read by agent name, never in
+  // history), and only to B's origin.
+  process.env.A2A_AGENT_CREDENTIALS = JSON.stringify({ 'planner-b': { bearer: TOKEN, origins: [new URL(apiB.url).origin] } });
 });
 afterAll(async () => {
   await Promise.all([apiA?.close(), apiB?.close()]);
