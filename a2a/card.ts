@@ -5,7 +5,7 @@
 import type { ErrorContext } from './call-context';
 import { invalidResponse, noCompatibleInterface } from './errors';
 import { toA2AError } from './errors/transport';
-import { exchangeJson, type HttpTransport } from './http';
+import { exchangeJson, type HeadersFor, type HttpTransport } from './http';
 import { AgentCardSchema, type AgentCard, type AgentInterface } from './schema';
 import { BINDINGS, type Binding } from './types';
 import { describeProblem, parseWith } from './validate';
@@ -26,7 +26,7 @@ export function agentCardUrl(baseUrl: string): string {
 export async function fetchAgentCard(
   transport: HttpTransport,
   baseUrl: string,
-  headers: Readonly<Record<string, string>>,
+  headersFor: HeadersFor,
   ctx: Omit<ErrorContext, 'url'>,
   o: { signal?: AbortSignal | undefined; timeoutMs?: number | undefined; maxResponseBytes?: number | undefined } = {},
 ): Promise<AgentCard> {
@@ -37,7 +37,7 @@ export async function fetchAgentCard(
     throw toA2AError(e, { ...ctx, url: baseUrl });
   }
   const c: ErrorContext = { ...ctx, url, operation: 'GetAgentCard' };
-  const res = await exchangeJson(transport, { url, method: 'GET', headers: { ...headers, accept: 'application/json' } }, c, o);
+  const res = await exchangeJson(transport, { url, method: 'GET', headers: { ...headersFor(url), accept: 'application/json' } }, c, o);
   const parsed = parseWith(AgentCardSchema, res.json);
   if (!parsed.ok) throw invalidResponse(c, describeProblem(parsed.problem, 'agent card'));
   const card = parsed.value;

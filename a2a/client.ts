@@ -7,7 +7,7 @@ import { A2A_PROTOCOL_VERSION, fetchAgentCard, selectInterface } from './card';
 import { credentialHeaders, credentialsFor, secretValues, type AgentCredentials } from './credentials';
 import { cleanText, type ErrorContext } from './call-context';
 import { invalidParams, invalidResponse } from './errors';
-import { DEFAULT_MAX_CARD_BYTES, DEFAULT_MAX_STREAM_BYTES, HttpTransport, type Timeouts } from './http';
+import { DEFAULT_MAX_CARD_BYTES, DEFAULT_MAX_STREAM_BYTES, HttpTransport, type HeadersFor, type Timeouts } from './http';
 import { JsonRpcBinding } from './jsonrpc';
 import { RestBinding } from './rest';
 import {
@@ -73,11 +73,15 @@ export interface A2AClient {
 export interface A2AClientOptions {
   /**
    * The name this agent has in the planner's configuration. Used in error messages and to look
-   * up credentials; credentials are never looked up by the card's self-declared name.
+   * up credentials; credentials are never looked up by the card's self-declared name, and the one
+   * found is sent only to its configured origins.
    */
   agentName?: string;
-  /** Overrides the configured credentials (see credentials.ts). */
-  credentials?: AgentCredentials;
+  /**
+   * Overrides the configured credentials (see credentials.ts); sent, like them, only on requests
+   * to one of its origins. `null`: none, whatever the configuration holds for the name.
+   */
+  credentials?: AgentCredentials | null;
   /** Binding order to try; default: the card's own order. */
   preferredBindings?: Binding[];
   timeouts?: Timeouts;
@@ -100,15 +104,17 @@ export interface A2AClientOptions {
   protocolVersion?: string;
 }
 
-function baseHeaders(o: A2AClientOptions, creds: AgentCredentials | undefined): Record<string, string> {
+/** The headers of every request; the credential's only on requests to its origins (judged per URL). */
+function headersFor(o: A2AClientOptions, creds: AgentCredentials | undefined): HeadersFor {
   const h: Record<string, string> = { 'user-agent': 'a2a-planner/a2a-client' };
   const version = o.protocolVersion ?? A2A_PROTOCOL_VERSION;
   if (version !== '') h['a2a-version'] = version;
   if (o.extensions && o.extensions.length > 0) h['a2a-extensions'] = o.extensions.join(',');
-  return { ...h, ...credentialHeaders(creds) };
+  return (url) => ({ ...h, ...credentialHeaders(creds, url) });
 }
 
 function resolveCredentials(o: A2AClientOptions): AgentCredentials | undefined {
+  if (o.credentials === null) return undefined;
   return o.credentials ?? (o.agentName !== undefined ? credentialsFor(o.agentName) : undefined);
 }
 
@@ -143,7 +149,7 @@ class Client implements A2AClient {
     this.binding = binding;
     this.url = iface.url;
     if (iface.tenant) this.tenant = iface.tenant;
-    const headers = baseHeaders(o, creds);
+    const headers = headersFor(o, creds);
     this.wire =
       binding === 'JSONRPC'
         ? new JsonRpcBinding(transport, iface.url, this.tenant, headers)
@@ -259,7 +265,7 @@ export async function resolveAgentCard(baseUrl: string, o: A2AClientOptions & Ca
     return await fetchAgentCard(
       transport,
       baseUrl,
-      baseHeaders(o, creds),
+      headersFor(o, creds),
       { agent: cleanText(o.agentName ?? hostOf(baseUrl), [], 80), secrets: secretValues(creds) },
       { signal: o.signal, timeoutMs: o.timeoutMs, maxResponseBytes: o.maxCardBytes ?? DEFAULT_MAX_CARD_BYTES },
     );

@@ -56,6 +56,12 @@ export interface HttpTransportOptions {
 
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 
+/**
+ * The headers for a request to `url`, computed per request: a credential is added only when the
+ * URL's origin is one it was configured for (credentials.ts), whatever URL a card or plan gave.
+ */
+export type HeadersFor = (url: string) => Record<string, string>;
+
 export interface HttpRequest {
   url: string;
   method: HttpMethod;

@@ -5,7 +5,7 @@
 import type { ErrorContext } from './call-context';
 import { invalidResponse } from './errors';
 import { errorFromJsonRpc } from './errors/decode';
-import { exchangeJson, jsonEvents, openEventStream, type HttpRequest, type HttpTransport } from './http';
+import { exchangeJson, jsonEvents, openEventStream, type HeadersFor, type HttpRequest, type HttpTransport } from './http';
 import { JsonRpcResponseSchema, type JsonRpcId } from './schema';
 import type {
   RequestParams,
@@ -25,7 +25,7 @@ export class JsonRpcBinding implements WireBinding {
     private readonly transport: HttpTransport,
     readonly url: string,
     private readonly tenant: string | undefined,
-    private readonly headers: Readonly<Record<string, string>>,
+    private readonly headersFor: HeadersFor,
   ) {}
 
   private request(method: string, params: RequestParams, accept: string): { req: HttpRequest; id: number } {
@@ -35,7 +35,7 @@ export class JsonRpcBinding implements WireBinding {
     const body = JSON.stringify({ jsonrpc: '2.0', id, method, params: withTenant });
     return {
       id,
-      req: { url: this.url, method: 'POST', headers: { ...this.headers, 'content-type': 'application/json', accept }, body },
+      req: { url: this.url, method: 'POST', headers: { ...this.headersFor(this.url), 'content-type': 'application/json', accept }, body },
     };
   }
 

@@ -5,7 +5,7 @@
 import type { ErrorContext } from './call-context';
 import { invalidParams, invalidResponse } from './errors';
 import { errorFromRestStreamFrame } from './errors/decode';
-import { exchangeJson, jsonEvents, openEventStream, type HttpMethod, type HttpRequest, type HttpTransport } from './http';
+import { exchangeJson, jsonEvents, openEventStream, type HttpMethod, type HeadersFor, type HttpRequest, type HttpTransport } from './http';
 import { trimTrailing } from './remote-text';
 import type {
   RequestParams,
@@ -102,15 +102,16 @@ export class RestBinding implements WireBinding {
     private readonly transport: HttpTransport,
     readonly url: string,
     tenant: string | undefined,
-    private readonly headers: Readonly<Record<string, string>>,
+    private readonly headersFor: HeadersFor,
   ) {
     // The tenant-prefixed form of every route, `/{tenant}/…` (spec §5.3, §8.3.2).
     this.base = trimTrailing(url, '/') + (tenant ? `/${encodeURIComponent(tenant)}` : '');
   }
 
   private request(r: Route, accept: string, method: HttpMethod = r.method): HttpRequest {
-    const headers: Record<string, string> = { ...this.headers, accept };
-    const req: HttpRequest = { url: `${this.base}${r.path}${queryString(r.query)}`, method, headers };
+    const url = `${this.base}${r.path}${queryString(r.query)}`;
+    const headers: Record<string, string> = { ...this.headersFor(url), accept };
+    const req: HttpRequest = { url, method, headers };
     if (method !== 'GET' && method !== 'DELETE' && r.body !== undefined) {
       headers['content-type'] = A2A_JSON;
       req.body = JSON.stringify(r.body);

@@ -1,13 +1,16 @@
 // One A2A client per agent, built from its card (fetched once and kept for a while) and its
-// credentials, which the client reads from configuration by agent name, never from workflow history.
+// credentials, which the client reads from configuration by agent name, never from workflow history,
+// and sends only to the origins they are bound to. An agent a caller named gets none.
 // All clients share one keep-alive transport, so refreshing a card never strands a pool.
 import {
   CredentialsConfigError,
   HttpTransport,
   connectA2A,
   createA2AClient,
+  credentialFromVariable,
   type A2AClient,
   type A2AClientOptions,
+  type AgentCredentials,
 } from '../a2a';
 import type { AgentRef } from '../workflows/delegated-task/input';
 
@@ -27,10 +30,11 @@ export class AgentDirectory {
   }
 
   client(agent: AgentRef): Promise<A2AClient> {
-    const key = `${agent.name}|${agent.binding ?? ''}|${agent.credentialEnv ?? ''}|${agent.url ?? JSON.stringify(agent.card)}`;
+    const key = `${agent.name}|${agent.binding ?? ''}|${agent.credentialEnv ?? ''}|${agent.callerNamed ? 'caller' : ''}|${agent.url ?? JSON.stringify(agent.card)}`;
     const hit = this.clients.get(key);
     if (hit && Date.now() - hit.at < CARD_TTL_MS) return hit.client;
-    // The client reads the agent's credentials from configuration by this name.
+    // The client reads the agent's credentials from configuration by this name (unless given here).
+    const credentials = credentialsOf(agent);
     const opts: A2AClientOptions = {
       maxFrameBytes: AGENT_MAX_MESSAGE_BYTES,
       maxResponseBytes: AGENT_MAX_MESSAGE_BYTES,
@@ -40,7 +44,7 @@ export class AgentDirectory {
       agentName: agent.name,
       transport: this.transport,
       ...(agent.binding ? { preferredBindings: [agent.binding === 'jsonrpc' ? 'JSONRPC' : 'HTTP+JSON'] } : {}),
-      ...(agent.credentialEnv ? { credentials: { type: 'bearer', token: tokenFrom(agent.name, agent.credentialEnv) } } : {}),
+      ...(credentials !== undefined ? { credentials } : {}),
     };
     const client = agent.card
       ? Promise.resolve().then(() => createA2AClient(agent.card!, opts))
@@ -57,12 +61,19 @@ export class AgentDirectory {
   }
 }
 
-/** A plan names the variable holding an agent's token; the token itself is read here, on the worker. */
-function tokenFrom(agentName: string, variable: string): string {
-  const token = process.env[variable];
-  if (token === undefined || token.trim() === '') {
-    throw new CredentialsConfigError(`agent ${agentName}: its credential variable ${variable} is not set on this worker`);
+/**
+ * The credential given here rather than found by name: none for an agent a caller named; the
+ * token of `credentialEnv` (a PLANNER_AGENT_TOKEN_* variable) bound to the origin of the URL the
+ * operator's plan names (for an inline card of the operator's, its interfaces' origins), so a
+ * card pointing its interfaces elsewhere never receives it. Undefined: the configuration's, by name.
+ */
+function credentialsOf(agent: AgentRef): AgentCredentials | null | undefined {
+  if (agent.callerNamed) {
+    if (agent.credentialEnv) throw new CredentialsConfigError(`agent ${agent.name}: credentialEnv: an agent a caller named is given no credential variable`);
+    return null;
   }
-  if (/[\r\n\0]/.test(token)) throw new CredentialsConfigError(`agent ${agentName}: ${variable} contains a line break or NUL`);
-  return token;
+  if (!agent.credentialEnv) return undefined;
+  const urls = agent.url !== undefined ? [agent.url] : (agent.card?.supportedInterfaces ?? []).map((i) => i.url);
+  const origins = [...new Set(urls.flatMap((u) => (URL.canParse(u) ? [new URL(u).origin] : [])))];
+  return credentialFromVariable(agent.name, agent.credentialEnv, origins);
 }

@@ -107,9 +107,17 @@ export async function runEmbeddedPlanner(opts: EmbeddedPlannerOptions): Promise<
     }
     interrupts.throwIfRequested();
 
+    if (opts.agents) {
+      for (const agent of await startDemoAgents(config, started)) endpoints.agents.push({ name: agent.name, url: agent.baseUrl });
+      interrupts.throwIfRequested();
+    }
+
     // The planner's HTTP API: a token of this machine's own unless PLANNER_API_TOKEN gives one.
     if (opts.api !== false) {
-      const apiConfig = config.PLANNER_API_TOKEN?.length || config.PLANNER_API_INSECURE ? config : { ...config, PLANNER_API_TOKEN: [devApiToken()] };
+      const withToken = config.PLANNER_API_TOKEN?.length || config.PLANNER_API_INSECURE ? config : { ...config, PLANNER_API_TOKEN: [devApiToken()] };
+      // Callers' plans may name the demo agents (registered agents), unless PLANNER_AGENTS names others.
+      const demoAgents = Object.fromEntries(endpoints.agents.map((a) => [a.name, a.url]));
+      const apiConfig = Object.keys(config.PLANNER_AGENTS).length === 0 && endpoints.agents.length > 0 ? { ...withToken, PLANNER_AGENTS: demoAgents } : withToken;
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- Express and the routes load only here
       const { startServer } = require('../server/main') as typeof import('../server/main');
       const api = await startServer({ config: apiConfig, temporal, logger }).catch((e: NodeJS.ErrnoException) => {
@@ -117,12 +125,7 @@ export async function runEmbeddedPlanner(opts: EmbeddedPlannerOptions): Promise<
         throw new CliFailure(`the planner API cannot listen on ${config.PLANNER_HOST}:${config.PLANNER_PORT}, which is in use: set PLANNER_PORT to a free port (0: any)`);
       });
       started.push('API server', () => api.close());
-      endpoints.api = `${api.url}/v1${apiConfig === config ? '' : ` (token in ${DEV_TOKEN_FILE})`}`;
-      interrupts.throwIfRequested();
-    }
-
-    if (opts.agents) {
-      for (const agent of await startDemoAgents(config, started)) endpoints.agents.push({ name: agent.name, url: agent.baseUrl });
+      endpoints.api = `${api.url}/v1${withToken === config ? '' : ` (token in ${DEV_TOKEN_FILE})`}`;
       interrupts.throwIfRequested();
     }
 

@@ -10,6 +10,7 @@ import { DurationSchema } from '../workflows/delegated-task/input';
 import { PlanWorkflow } from '../workflows/plan/workflow';
 import { PlannerWaitingOn } from '../workflows/search-attributes';
 import { checkPlanSource, PLAN_WORKFLOW_TYPE, type PlanSource } from './plan';
+import type { PlanTrust } from '../plans/caller-agents';
 
 export { ScheduleAlreadyRunning, ScheduleNotFoundError };
 
@@ -50,6 +51,8 @@ export interface PlanScheduleRequest {
   inputs?: Record<string, string>;
   agentUrls?: Record<string, string>;
   note?: string;
+  /** Set by a server for a caller's request (plans/caller-agents.ts); unset: all of it is the operator's. */
+  trust?: PlanTrust;
 }
 
 export interface PlanScheduleSummary {
@@ -72,7 +75,7 @@ export async function createPlanSchedule(client: Client, req: PlanScheduleReques
   if (!id.success) throw new InvalidScheduleError(`scheduleId: ${describeIssues(id.error, req.scheduleId)}`);
   const timing = ScheduleTimingSchema.safeParse(req.timing);
   if (!timing.success) throw new InvalidScheduleError(`invalid schedule: ${describeIssues(timing.error, req.timing)}`);
-  const run: PlanRunInput = { ...checkPlanSource(req.source, { inputs: req.inputs, agentUrls: req.agentUrls }), source: `schedule ${req.scheduleId}` };
+  const run: PlanRunInput = { ...checkPlanSource(req.source, { inputs: req.inputs, agentUrls: req.agentUrls, ...(req.trust ? { trust: req.trust } : {}) }), source: `schedule ${req.scheduleId}` };
   const t = timing.data;
   await client.schedule.create({
     scheduleId: req.scheduleId,

@@ -7,6 +7,7 @@ import { refusedAgentUrls, type OutboundPolicy } from '../a2a/outbound-policy';
 import { AgentCardSchema } from '../a2a/schema';
 import { explainIssues, formatPath } from '../a2a/validate';
 import { checkPlan, resolveInputs, type PlanProblem } from '../workflows/plan/check';
+import { checkAgentTrust, overriddenAgent, withRegisteredAgents, type PlanTrust } from './caller-agents';
 import { PlanSchema, type Plan, type PlanRunInput } from '../workflows/plan/input';
 
 /** A plan that cannot run: every problem found, each naming its field (and line, for a file). */
@@ -39,6 +40,11 @@ export interface LoadOptions {
    * plans/plan-folder.ts); messages then name card files relative to it, never by a server path.
    */
   confineTo?: string;
+  /**
+   * Set by the servers: who wrote the document and the agentUrls, and what callers may name
+   * (caller-agents.ts). Unset: all of it is the operator's (the CLI, the client library).
+   */
+  trust?: PlanTrust;
 }
 
 /** Reads and checks a plan file (.yaml, .yml or .json); `name` is how messages name it (default: the path). */
@@ -86,7 +92,9 @@ function checkedRun(raw: unknown, source: string, opts: LoadOptions, lineOf: (pa
     throw new PlanError(source, problems.map((p) => ({ ...p, line: lineOf(p.path) })));
   };
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) fail([{ path: [], message: 'a plan is a mapping with name, agents and steps' }]);
-  const parsed = PlanSchema.safeParse(raw);
+  const registered = withRegisteredAgents(raw as Record<string, unknown>, opts.trust);
+  if (registered.problems.length > 0) fail(registered.problems);
+  const parsed = PlanSchema.safeParse(registered.raw);
   if (!parsed.success) {
     fail(
       parsed.error.issues.map((issue) => {
@@ -97,7 +105,9 @@ function checkedRun(raw: unknown, source: string, opts: LoadOptions, lineOf: (pa
       }),
     );
   }
-  const plan = withAgents(parsed.data!, opts, fail);
+  const trusted = checkAgentTrust(parsed.data!, registered.own, opts.trust);
+  if (trusted.problems.length > 0) fail(trusted.problems);
+  const plan = withAgents(trusted.plan, opts, fail);
   const problems = checkPlan(plan);
   const resolved = resolveInputs(plan, opts.inputs ?? {});
   const { inputs } = resolved;
@@ -119,8 +129,9 @@ function withAgents(plan: Plan, opts: LoadOptions, fail: (p: PlanProblem[]) => n
   for (const [name, url] of Object.entries(opts.agentUrls ?? {})) {
     if (!(name in agents)) fail([{ path: ['agents'], message: `--agent-url names agent "${name}", which the plan does not have (agents: ${Object.keys(agents).join(', ')})` }]);
     if (!/^https?:\/\/[^@/?#]+(\/|$)/.test(url)) fail([{ path: ['agents', name, 'url'], message: `the URL given for agent "${name}" is not an http(s) URL without credentials: ${url}` }]);
-    const { card: _card, ...rest } = agents[name]!;
-    agents[name] = { ...rest, url };
+    const overridden = overriddenAgent(name, agents[name]!, url, opts.trust);
+    if (overridden.problem) fail([overridden.problem]);
+    agents[name] = overridden.agent;
   }
   for (const [name, agent] of Object.entries(agents)) {
     if (typeof agent.card !== 'string') continue;

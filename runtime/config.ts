@@ -19,6 +19,37 @@ const port = z
   .transform(Number)
   .refine((n) => n <= 65535, 'a port number from 0 (any free port) to 65535');
 
+/** PLANNER_AGENTS: JSON, agent name → base URL (http or https, no user:password@). */
+const registeredAgents = z
+  .string()
+  .transform((s, ctx) => {
+    const shape = 'an object of agent name → base URL, e.g. {"deployer": "https://deploy.example.com"}';
+    let v: unknown;
+    try {
+      v = JSON.parse(s);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: `not valid JSON: expected ${shape}` });
+      return z.NEVER;
+    }
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+      ctx.addIssue({ code: 'custom', message: `expected ${shape}` });
+      return z.NEVER;
+    }
+    return v;
+  })
+  .pipe(
+    z.record(
+      z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'an agent name: letters, digits, ".", "_" or "-"'),
+      z
+        .url({ protocol: /^https?$/, error: 'an http(s) base URL' })
+        .refine((u) => !/^[a-z]+:\/\/[^/?#]*@/i.test(u), 'no user:password@ in the URL; credentials go in A2A_AGENT_CREDENTIALS, bound to origins'),
+      { error: 'expected an object of agent name → base URL' },
+    ),
+  );
+
+export const CALLER_AGENTS = ['registered', 'any'] as const;
+export type CallerAgentsSetting = (typeof CALLER_AGENTS)[number];
+
 const LOG_FORMATS = ['pretty', 'json'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
@@ -113,6 +144,14 @@ const ConfigSchema = z.object({
     .optional(),
   /** The folder whose plan files `POST /v1/plans {planFile}` may name (relative to the working directory). */
   PLANNER_PLAN_DIR: z.string().min(1).default('demo/plans'),
+  /** The operator's agents, by name, that plans callers send may use (JSON: name → base URL). */
+  PLANNER_AGENTS: registeredAgents.default({}),
+  /**
+   * Whether a caller's plan may also name an agent of its own (by url, inline card or agentUrls):
+   * `registered` (no: only the agents of PLANNER_AGENTS) or `any` (yes; such an agent never gets a
+   * configured credential).
+   */
+  PLANNER_CALLER_AGENTS: z.enum(CALLER_AGENTS).default('registered'),
 });
 
 export type PlannerConfig = z.output<typeof ConfigSchema>;

@@ -20,11 +20,14 @@ let apiB: RunningServer;
 
 beforeAll(async () => {
   for (const level of ['error', 'warn'] as const) jest.spyOn(console, level).mockImplementation(() => undefined);
-  // Planner A's delegated-task client sends the bearer token to planner B (read by agent name, never in history).
-  process.env.A2A_AGENT_CREDENTIALS = JSON.stringify({ 'planner-b': { bearer: TOKEN } });
   [reviewer, deployer] = await Promise.all([startCodeReviewer(), startDeployer()]);
   workersB = await startWorkers(queueB);
-  [apiA, apiB] = await Promise.all([startApi(suite.client, suite.queue), startApi(suite.client, queueB)]);
+  apiB = await startApi(suite.client, queueB);
+  // Planner B is one of A's operator's agents: callers of A name it, and A's credential for it travels.
+  apiA = await startApi(suite.client, suite.queue, { PLANNER_AGENTS: JSON.stringify({ 'planner-b': apiB.url }) });
+  // Planner A's delegated-task client sends the bearer token to planner B (read by agent name, never in
+  // history), and only to B's origin.
+  process.env.A2A_AGENT_CREDENTIALS = JSON.stringify({ 'planner-b': { bearer: TOKEN, origins: [new URL(apiB.url).origin] } });
 });
 afterAll(async () => {
   await Promise.all([apiA?.close(), apiB?.close()]);
@@ -98,7 +101,7 @@ describe('a chain of two planners', () => {
   it("B's reviewer question and deployer approval surface on A's task; the answer and the approval reach them; A completes", async () => {
     const planA = {
       name: 'delegate-to-b',
-      agents: { 'planner-b': { url: apiB.url } },
+      agents: { 'planner-b': {} },
       steps: [{ id: 'release', agent: 'planner-b', text: 'Run the release plan', data: { plan: releasePlan() } }],
     };
     const first = taskOf(await rpc(apiA.url, 'SendMessage', { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'release through B' }, { data: { plan: planA } }] } }));

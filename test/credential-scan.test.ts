@@ -11,6 +11,9 @@ import { BASE_BRANCH_QUESTION, startCodeReviewer, startDeployer, type AgentHandl
 import { answerTask, InvalidInputError, startDelegatedTask } from '../client/delegated-task';
 import { startChildWorker, testDataConverter, type ChildWorker } from './harness/planner';
 import { call, startChildApi, type ChildApi } from './support/api';
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { RELEASE_PLAN } from './support/plans';
 import { plannerSuite } from './support/suite';
 import { eventually } from './support/wait';
 
@@ -40,7 +43,12 @@ function capture(child: ChildProcess, startup: string): void {
 beforeAll(async () => {
   [reviewer, deployer] = await Promise.all([startCodeReviewer(), startDeployer()]);
   const env = {
-    A2A_AGENT_CREDENTIALS: JSON.stringify({ 'code-reviewer': { bearer: REVIEWER_TOKEN }, deployer: { apiKey: { header: 'X-Api-Key', value: DEPLOYER_KEY } } }),
+    A2A_AGENT_CREDENTIALS: JSON.stringify({
+      'code-reviewer': { bearer: REVIEWER_TOKEN, origins: [new URL(reviewer.baseUrl).origin] },
+      deployer: { apiKey: { header: 'X-Api-Key', value: DEPLOYER_KEY }, origins: [new URL(deployer.baseUrl).origin] },
+    }),
+    // The API's plan names these registered agents, so their credentials travel (and are scanned for).
+    PLANNER_AGENTS: JSON.stringify({ 'code-reviewer': reviewer.baseUrl, deployer: deployer.baseUrl }),
     PLANNER_API_TOKEN: API_TOKEN,
     PLANNER_WEBHOOK_BASE_URL: 'http://127.0.0.1:1',
     PLANNER_WEBHOOK_SECRET: PUSH_SECRET,
@@ -67,11 +75,12 @@ interface PlanView {
 }
 
 const authed = { token: API_TOKEN };
+const releasePlan = (): Record<string, unknown> => parseYaml(readFileSync(RELEASE_PLAN, 'utf8')) as Record<string, unknown>;
 
 it('runs a plan over the API: question, answer, approval, alerts on the secret webhook', async () => {
   const started = await call(api.url, 'POST', '/v1/plans', {
     ...authed,
-    body: { planFile: 'release.yaml', agentUrls: { 'code-reviewer': reviewer.baseUrl, deployer: deployer.baseUrl } },
+    body: { plan: { ...releasePlan(), agents: { 'code-reviewer': {}, deployer: {} } } },
   });
   expect(started.status).toBe(201);
   const { planId } = started.body as { planId: string };
@@ -82,6 +91,10 @@ it('runs a plan over the API: question, answer, approval, alerts on the secret w
   await deployer.approve(deploy.taskId!);
   await eventually(async () => (await view()).workflowStatus === 'COMPLETED', 'the plan to complete', 30_000);
   expect(suite.sink.alerts.filter((a) => a.body.planId === planId).map((a) => a.body.kind).sort()).toEqual(['auth', 'input']);
+  // The credentials did travel, each to its own agent only.
+  expect(reviewer.log.received.some((r) => r.headers.authorization === `Bearer ${REVIEWER_TOKEN}`)).toBe(true);
+  expect(deployer.log.received.some((r) => r.headers['x-api-key'] === DEPLOYER_KEY)).toBe(true);
+  expect(deployer.log.received.some((r) => r.headers.authorization !== undefined)).toBe(false);
 }, 90_000);
 
 it('runs a delegated task with a question, answered', async () => {

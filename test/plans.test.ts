@@ -119,6 +119,45 @@ describe('a plan that cannot run is refused, naming the problem and the line', (
     expect(refusal(`name: p\n${AGENTS}steps:\n  - { id: a, agent: rev }\n`)).toMatch(/steps\[0\]: a step needs text or data to send/);
   });
 
+  it('credentialEnv names only PLANNER_AGENT_TOKEN_* variables, and its agent cannot move to another origin', () => {
+    const plan = (env: string): string => `name: p\nagents:\n  rev: { url: "http://127.0.0.1:9/", credentialEnv: ${env} }\nsteps:\n  - { id: a, agent: rev, text: x }\n`;
+    expect(refusal(plan('PLANNER_WEBHOOK_SECRET'))).toMatch(/line 3: agents\.rev\.credentialEnv: PLANNER_WEBHOOK_SECRET is not a credential variable: a plan may name only worker variables under PLANNER_AGENT_TOKEN_\*/);
+    expect(refusal(plan('A2A_AGENT_CREDENTIALS'))).toMatch(/agents\.rev\.credentialEnv: A2A_AGENT_CREDENTIALS is not a credential variable/);
+    expect(loadPlanFile(file(plan('PLANNER_AGENT_TOKEN_REV'))).plan.agents.rev!.credentialEnv).toBe('PLANNER_AGENT_TOKEN_REV');
+    // The same origin is the same agent; another origin would carry the token elsewhere.
+    expect(loadPlanFile(file(plan('PLANNER_AGENT_TOKEN_REV')), { agentUrls: { rev: 'http://127.0.0.1:9/v2' } }).plan.agents.rev!.url).toBe('http://127.0.0.1:9/v2');
+    expect(refusal(plan('PLANNER_AGENT_TOKEN_REV'), { agentUrls: { rev: 'http://127.0.0.1:10' } })).toMatch(
+      /agents\.rev\.url: agentUrls\.rev: http:\/\/127\.0\.0\.1:10 is not the origin the plan names for agent "rev", and its credentialEnv token goes only there/,
+    );
+  });
+
+  it("a caller's document: registered agents by name, its own only with PLANNER_CALLER_AGENTS=any (marked callerNamed), no credentialEnv", () => {
+    const trust = (callerAgents: 'registered' | 'any') => ({ callerAgents, registered: { rev: 'http://127.0.0.1:9/' }, document: 'caller' as const, agentUrls: 'caller' as const });
+    const doc = (agents: Record<string, unknown>) => ({ name: 'p', agents, steps: Object.keys(agents).map((a, i) => ({ id: `s${i}`, agent: a, text: 'x' })) });
+    const refused = (value: unknown, opts: Parameters<typeof planFromValue>[2]): string => {
+      try {
+        planFromValue(value, 'api', opts);
+      } catch (e) {
+        expect(e).toBeInstanceOf(PlanError);
+        return (e as Error).message;
+      }
+      throw new Error('the plan was accepted');
+    };
+    expect(planFromValue(doc({ rev: {} }), 'api', { trust: trust('registered') }).plan.agents.rev).toEqual({ url: 'http://127.0.0.1:9/' });
+    expect(refused(doc({ other: {} }), { trust: trust('registered') })).toMatch(/agents\.other: agent "other" is not one the operator registered \(PLANNER_AGENTS; registered: rev\)/);
+    expect(refused(doc({ mine: { url: 'http://127.0.0.1:10' } }), { trust: trust('registered') })).toMatch(/agents\.mine\.url: .*PLANNER_CALLER_AGENTS=registered; registered: rev/);
+    expect(refused(doc({ rev: { url: 'http://127.0.0.1:10' } }), { trust: trust('any') })).toMatch(/agents\.rev\.url: "rev" is an agent the operator registered \(PLANNER_AGENTS\)/);
+    expect(refused(doc({ rev: { credentialEnv: 'PLANNER_AGENT_TOKEN_REV' } }), { trust: trust('any') })).toMatch(/agents\.rev\.credentialEnv: only the operator's plan files may name a credential variable/);
+    expect(planFromValue(doc({ mine: { url: 'http://127.0.0.1:10' } }), 'api', { trust: trust('any') }).plan.agents.mine).toEqual({ url: 'http://127.0.0.1:10', callerNamed: true });
+    // A caller's agentUrls: refused on `registered`, and on `any` an override to another origin is a caller's agent.
+    const fileTrust = (callerAgents: 'registered' | 'any') => ({ ...trust(callerAgents), document: 'operator' as const });
+    expect(refusal(`name: p\n${AGENTS}steps:\n  - { id: a, agent: rev, text: x }\n`, { agentUrls: { rev: 'http://127.0.0.1:10' }, trust: fileTrust('registered') })).toMatch(
+      /agentUrls\.rev: a caller may not choose an agent's URL on this planner \(PLANNER_CALLER_AGENTS=registered\)/,
+    );
+    const moved = loadPlanFile(file(`name: p\n${AGENTS}steps:\n  - { id: a, agent: rev, text: x }\n`), { agentUrls: { rev: 'http://127.0.0.1:10' }, trust: fileTrust('any') });
+    expect(moved.plan.agents.rev).toEqual({ url: 'http://127.0.0.1:10', callerNamed: true });
+  });
+
   it('a file that is not there, and a card file in a document that came from no file', () => {
     expect(() => loadPlanFile(join(dir, 'nope.yaml'))).toThrow(/nope\.yaml: \(document\): cannot read the plan: no such file/);
     expect(() => planFromValue({ name: 'p', agents: { rev: { card: 'card.json' } }, steps: [{ id: 'a', agent: 'rev', text: 'x' }] }, 'api')).toThrow(

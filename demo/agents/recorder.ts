@@ -52,10 +52,12 @@ export interface AgentLog {
   subscriptions: RecordedSubscription[];
   approvals: { taskId: string; at: number }[];
   pushDeliveries: { taskId: string; at: number; url: string; status?: number }[];
+  /** Every HTTP request's path and headers, the card's included: what a client really sent (credentials, in tests). */
+  received: { at: number; path: string; headers: Record<string, string | string[] | undefined> }[];
 }
 
 export function createLog(): AgentLog {
-  return { requests: [], userMessages: [], subscriptions: [], approvals: [], pushDeliveries: [] };
+  return { requests: [], userMessages: [], subscriptions: [], approvals: [], pushDeliveries: [], received: [] };
 }
 
 interface RequestInfo {

@@ -123,6 +123,10 @@ export async function startAgent(spec: AgentSpec, opts: AgentOptions = {}): Prom
   const handler = new DefaultRequestHandler(card, taskStore, behaviour.executor, undefined, pushStore, pushSender);
   const streamPolicy = dropFirstStreams(opts.dropStreams ?? 0);
 
+  app.use((req, _res, next) => {
+    log.received.push({ at: Date.now(), path: req.originalUrl, headers: { ...req.headers } });
+    next();
+  });
   app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: handler }));
   const refuse = refuseSubscriptions(opts.refuseSubscriptions ?? false);
   app.use(

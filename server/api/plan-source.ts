@@ -6,6 +6,7 @@ import { formatPath } from '../../a2a/validate';
 import { planFromValue, PlanError } from '../../plans/load';
 import { loadPlanFileInFolder, planFileInFolder, PlanFileRefused } from '../../plans/plan-folder';
 import type { PlanRunInput } from '../../workflows/plan/input';
+import type { PlanTrust } from '../../plans/caller-agents';
 import { InvalidPlanError, PlanNotFoundError, StepNotWaitingError } from '../../client/plan';
 import { ApiError, conflict, notFound } from '../errors';
 
@@ -26,6 +27,8 @@ export interface SourceOptions {
   agentUrls?: Record<string, string>;
   /** The plan folder a planFile is named in (PLANNER_PLAN_DIR). */
   planDir: string;
+  /** The caller's rules (server/context.ts planTrust): a document in the body and its agentUrls are the caller's. */
+  trust: PlanTrust;
 }
 
 /** Loads and checks the plan; PlanError becomes a 400 with one detail per problem, under `where`. */

@@ -8,7 +8,7 @@ import { Router } from 'express';
 import type { z } from 'zod';
 import { answerStep, cancelPlan, describePlan, PlanNotFoundError, requirePlan, startPlan, PLAN_WORKFLOW_TYPE } from '../../client/plan';
 import { PlanId, PlannerWaitingOn } from '../../workflows/search-attributes';
-import type { ApiContext } from '../context';
+import { planTrust, type ApiContext } from '../context';
 import { ApiError, conflict, parseOr400 } from '../errors';
 import { streamPlanEvents } from './plan-events';
 import { loadPlan, withPlan } from './plan-source';
@@ -81,14 +81,14 @@ export function plansRouter(ctx: ApiContext): Router {
       'planFile' in body
         ? (() => {
             const b = parseOr400(PlanFileBodySchema, 'body', body);
-            return loadPlan({ planFile: b.planFile }, 'body', { inputs: b.inputs, agentUrls: b.agentUrls, planDir: ctx.config.PLANNER_PLAN_DIR });
+            return loadPlan({ planFile: b.planFile }, 'body', { inputs: b.inputs, agentUrls: b.agentUrls, planDir: ctx.config.PLANNER_PLAN_DIR, trust: planTrust(ctx.config, 'operator', 'caller') });
           })()
         : 'plan' in body
           ? (() => {
               const b = parseOr400(PlanDocBodySchema, 'body', body);
-              return loadPlan({ plan: b.plan }, 'body.plan', { inputs: b.inputs, agentUrls: b.agentUrls, planDir: ctx.config.PLANNER_PLAN_DIR });
+              return loadPlan({ plan: b.plan }, 'body.plan', { inputs: b.inputs, agentUrls: b.agentUrls, planDir: ctx.config.PLANNER_PLAN_DIR, trust: planTrust(ctx.config, 'caller', 'caller') });
             })()
-          : loadPlan({ plan: body }, 'body', { planDir: ctx.config.PLANNER_PLAN_DIR });
+          : loadPlan({ plan: body }, 'body', { planDir: ctx.config.PLANNER_PLAN_DIR, trust: planTrust(ctx.config, 'caller', 'caller') });
 
     const planId = key !== undefined ? planIdForKey(key) : undefined;
     const replay = (id: string): void => {

@@ -12,7 +12,7 @@ import {
   type PlanScheduleSummary,
 } from '../../client/schedule';
 import { InvalidPlanError } from '../../client/plan';
-import type { ApiContext } from '../context';
+import { planTrust, type ApiContext } from '../context';
 import { ApiError, conflict, notFound, parseOr400 } from '../errors';
 import { loadPlan } from './plan-source';
 import { CreateScheduleBodySchema, ScheduleParams, type ScheduleListSchema, type ScheduleSchema } from './schemas';
@@ -35,7 +35,7 @@ export function schedulesRouter(ctx: ApiContext): Router {
   router.post('/schedules', async (req, res) => {
     const b = parseOr400(CreateScheduleBodySchema, 'body', req.body);
     // A plan file is read here, inside the plan folder (its messages name it relative to the folder); the schedule keeps the plan it holds.
-    const fromFile = b.planFile !== undefined ? loadPlan({ planFile: b.planFile }, 'body', { inputs: b.inputs, agentUrls: b.agentUrls, planDir: ctx.config.PLANNER_PLAN_DIR }) : undefined;
+    const fromFile = b.planFile !== undefined ? loadPlan({ planFile: b.planFile }, 'body', { inputs: b.inputs, agentUrls: b.agentUrls, planDir: ctx.config.PLANNER_PLAN_DIR, trust: planTrust(ctx.config, 'operator', 'caller') }) : undefined;
     const source = fromFile ? { plan: fromFile.plan } : { plan: b.plan };
     let created: PlanScheduleSummary;
     try {
@@ -48,6 +48,7 @@ export function schedulesRouter(ctx: ApiContext): Router {
           ...(b.inputs ? { inputs: b.inputs } : {}),
           ...(b.agentUrls && !fromFile ? { agentUrls: b.agentUrls } : {}),
           ...(b.note ? { note: b.note } : {}),
+          trust: planTrust(ctx.config, b.planFile !== undefined ? 'operator' : 'caller', 'caller'),
         },
         { taskQueue: ctx.config.PLANNER_TASK_QUEUE },
       );

@@ -29,7 +29,7 @@ import { A2aTaskState, PlanId, PlannerWaitingOn, PlannerWaitingSince } from '../
 import { listCallerTasks } from './list-tasks';
 import { ConfigIdSchema, HistoryLengthSchema, IdSchema, invalidParams, parseParams } from './params';
 import { refusedAs } from './plan-refusals';
-import { PlanSelectionError, selectPlan, type PlanSkill } from './plans';
+import { PlanSelectionError, selectPlan, type PlanSkill, type SelectOptions } from './plans';
 import { PushConfigs, type SealedPushConfig } from './push-configs';
 import { TaskLookupError, contextIdFor, followTask, readTask, readTaskSoon, stateOfStatusMessage, taskIdFor, trimHistory, type Frame, type TaskRead } from './tasks';
 
@@ -46,6 +46,8 @@ export interface HandlerOptions {
   card: () => AgentCard;
   skills: () => PlanSkill[];
   agentUrls: Record<string, string>;
+  /** What a caller's plan document may name (PLANNER_CALLER_AGENTS, PLANNER_AGENTS). */
+  callerRules: SelectOptions['callerRules'];
   /** How long CancelTask waits for the plan to record CANCELED before returning the task as it is. */
   cancelWaitMs?: number;
   /**
@@ -146,7 +148,7 @@ export class PlannerRequestHandler implements A2ARequestHandler {
     const taskId = taskIdFor(principal, contextId, message.messageId);
     let run: PlanRunInput;
     try {
-      run = selectPlan(message, metadata, { skills: this.options.skills(), agentUrls: this.options.agentUrls });
+      run = selectPlan(message, metadata, { skills: this.options.skills(), agentUrls: this.options.agentUrls, callerRules: this.options.callerRules });
     } catch (e) {
       if (e instanceof PlanSelectionError) throw invalidParams(e.message);
       throw e;

@@ -51,6 +51,7 @@ export function a2aRouter(ctx: ApiContext, auth: AuthSettings, env: NodeJS.Proce
     card: () => agentCard('http://planner.invalid', [], push),
     skills,
     agentUrls: agentUrlsFrom(env),
+    callerRules: { callerAgents: ctx.config.PLANNER_CALLER_AGENTS, registered: ctx.config.PLANNER_AGENTS },
     webhookSecret: ctx.config.PLANNER_WEBHOOK_SECRET,
   });
   const router = express.Router();

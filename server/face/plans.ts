@@ -9,6 +9,7 @@ import { parse as parseYaml } from 'yaml';
 import { PlanError, planFromValue } from '../../plans/load';
 import { planFilesInFolder, realFolder } from '../../plans/plan-folder';
 import type { PlanRunInput } from '../../workflows/plan/input';
+import type { PlanTrust } from '../../plans/caller-agents';
 import type { AgentSkill, Message, Part } from '../../a2a/schema';
 
 export interface PlanSkill {
@@ -100,6 +101,8 @@ export interface SelectOptions {
   skills: PlanSkill[];
   /** Agent base URLs that replace the plans' own, by agent name (PLANNER_A2A_AGENT_URLS). */
   agentUrls: Record<string, string>;
+  /** PLANNER_CALLER_AGENTS and PLANNER_AGENTS: what a plan document in a data part (a caller's) may name. */
+  callerRules: Pick<PlanTrust, 'callerAgents' | 'registered'>;
 }
 
 /**
@@ -118,8 +121,10 @@ export function selectPlan(message: Message, requestMetadata: Record<string, unk
   const load = (doc: unknown, source: string, files?: { baseDir: string; confineTo: string }, pathPrefix = ''): PlanRunInput => {
     const declared = isObject(doc) && isObject(doc.inputs) ? doc.inputs : {};
     const agentUrls = Object.fromEntries(Object.entries(opts.agentUrls).filter(([name]) => isObject(doc) && isObject(doc.agents) && name in doc.agents));
+    // A skill's plan file is the operator's; a document in a data part is the caller's. The face's agentUrls are the operator's.
+    const trust: PlanTrust = { ...opts.callerRules, document: files ? 'operator' : 'caller', agentUrls: 'operator' };
     try {
-      return { ...planFromValue(forwardByDefault(doc), source, { inputs: withText(declared), agentUrls, ...(files ?? {}) }), source: 'a2a' };
+      return { ...planFromValue(forwardByDefault(doc), source, { inputs: withText(declared), agentUrls, trust, ...(files ?? {}) }), source: 'a2a' };
     } catch (e) {
       if (e instanceof PlanError) throw new PlanSelectionError(pathPrefix || 'message', e.message);
       throw e;

@@ -46,7 +46,7 @@ afterAll(async () => {
 test('the card tolerates unknown fields; requests carry A2A-Version and the credential', async () => {
   expect(card.name).toBe('hostile');
   expect(hostile.requests[0]?.headers['a2a-version']).toBe('1.0');
-  const c = createA2AClient(card, { agentName: 'hostile', credentials: { type: 'bearer', token: SECRET }, timeouts: TIMEOUTS });
+  const c = createA2AClient(card, { agentName: 'hostile', credentials: { type: 'bearer', token: SECRET, origins: [new URL(hostile.baseUrl).origin] }, timeouts: TIMEOUTS });
   try {
     hostile.setMode('ok-task');
     const r = await c.sendMessage({ message: userMessage('hi') });
@@ -272,7 +272,7 @@ describe.each<Binding>(['JSONRPC', 'HTTP+JSON'])('hostile agent over %s', (bindi
   });
 
   test('credentials never appear in error messages, even when the agent echoes them', async () => {
-    const c = createA2AClient(card, { agentName: 'hostile', preferredBindings: [binding], credentials: { type: 'bearer', token: SECRET } });
+    const c = createA2AClient(card, { agentName: 'hostile', preferredBindings: [binding], credentials: { type: 'bearer', token: SECRET, origins: [new URL(hostile.baseUrl).origin] } });
     try {
       hostile.setMode('echo-auth');
       const e = await thrown(() => c.getTask({ id: 'task-1' }));

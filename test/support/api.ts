@@ -12,8 +12,18 @@ export const TOKEN = 'test-api-token-0123456789abcdef';
 export const OTHER_DEPLOYMENT_TOKEN = 'another-deployment-token-987654321';
 const ROOT = join(__dirname, '..', '..');
 
+/**
+ * The API's environment. The suites post plans that name loopback agents of their own, which
+ * PLANNER_CALLER_AGENTS=any allows; test/trust-credentials.test.ts runs with the default (registered).
+ */
 export function apiEnv(queue: string, extra: Record<string, string> = {}): Record<string, string> {
-  return plannerEnv(queue, { PLANNER_API_TOKEN: TOKEN, PLANNER_UI_URL: 'http://ui.test:8233', PLANNER_PLAN_DIR: join(ROOT, 'demo', 'plans'), ...extra });
+  return plannerEnv(queue, {
+    PLANNER_API_TOKEN: TOKEN,
+    PLANNER_UI_URL: 'http://ui.test:8233',
+    PLANNER_PLAN_DIR: join(ROOT, 'demo', 'plans'),
+    PLANNER_CALLER_AGENTS: 'any',
+    ...extra,
+  });
 }
 
 export async function startApi(client: Client, queue: string, extra: Record<string, string> = {}): Promise<RunningServer> {

@@ -26,7 +26,7 @@ export const AgentRefSchema = z
     url: z
       .url({ protocol: /^https?$/ })
       // Credentials in a URL would land in history, logs and search attributes.
-      .refine((u) => !/^[a-z]+:\/\/[^/?#]*@/i.test(u), 'no user:password@ in the URL; give the credential in A2A_AGENT_CREDENTIALS (by agent name) instead')
+      .refine((u) => !/^[a-z]+:\/\/[^/?#]*@/i.test(u), 'no user:password@ in the URL; give the credential in A2A_AGENT_CREDENTIALS (by agent name, bound to origins) instead')
       .optional(),
     /** An agent card given inline instead of a URL, validated like one fetched. */
     card: AgentCardSchema.optional(),
@@ -36,7 +36,9 @@ export const AgentRefSchema = z
      * The environment variable, on the workers, that holds the agent's bearer token (a plan's
      * `credentialEnv`); only the name enters history. Without it, A2A_AGENT_CREDENTIALS applies.
      */
-    credentialEnv: z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name such as DEPLOYER_TOKEN').optional(),
+    credentialEnv: z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name such as PLANNER_AGENT_TOKEN_DEPLOYER').optional(),
+    /** An agent a caller named (not one of the operator's): it is sent no configured credential. */
+    callerNamed: z.literal(true).optional(),
   })
   .refine((a) => a.url !== undefined || a.card !== undefined, { message: 'give the agent a url or a card' });
 export type AgentRef = z.infer<typeof AgentRefSchema>;

@@ -28,8 +28,17 @@ export const PlanAgentSchema = z
     card: z.union([z.string().min(1), AgentCardSchema]).optional(),
     /** The binding to use when the card offers both. */
     binding: z.enum(['jsonrpc', 'http+json']).optional(),
-    /** The environment variable (on the workers) holding the agent's bearer token; the token never enters history. */
-    credentialEnv: z.string().regex(ENV_NAME, 'an environment variable name such as DEPLOYER_TOKEN').optional(),
+    /**
+     * The environment variable (on the workers) holding the agent's bearer token; the token never
+     * enters history. Only under PLANNER_AGENT_TOKEN_, and only in the operator's plan files
+     * (plans/load.ts refuses it elsewhere; the worker checks again).
+     */
+    credentialEnv: z.string().regex(ENV_NAME, 'an environment variable name such as PLANNER_AGENT_TOKEN_DEPLOYER').optional(),
+    /**
+     * Set by the loader on an agent a caller named by its own url or card (or moved to another
+     * origin with agentUrls): the worker sends it no configured credential, whatever its name.
+     */
+    callerNamed: z.literal(true).optional(),
   })
   .refine((a) => (a.url === undefined) !== (a.card === undefined), { message: 'give the agent a url or a card (one of them)' });
 export type PlanAgent = z.output<typeof PlanAgentSchema>;

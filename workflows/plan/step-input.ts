@@ -37,6 +37,7 @@ export function taskInput(input: PlanRunInput, step: Step, planId: string, outpu
       ...(agent.card && typeof agent.card === 'object' ? { card: agent.card } : {}),
       ...(agent.binding ? { binding: agent.binding } : {}),
       ...(agent.credentialEnv ? { credentialEnv: agent.credentialEnv } : {}),
+      ...(agent.callerNamed ? { callerNamed: true as const } : {}),
     },
     message: {
       ...(step.text !== undefined ? { text: render(step.text, ctx) } : {}),
