@@ -49,7 +49,7 @@ interface Entry {
 }
 const inboxOf = async (token: string, query = ''): Promise<Entry[]> => ((await as(token, 'GET', `/v1/inbox?pageSize=500${query}`)).body as { entries: Entry[] }).entries;
 const plansOf = async (token: string): Promise<string[]> =>
-  ((await as(token, 'GET', '/v1/plans?pageSize=1000')).body as { plans: Array<{ planId: string }> }).plans.map((p) => p.planId);
+  ((await as(token, 'GET', '/v1/plans?pageSize=500')).body as { plans: Array<{ planId: string }> }).plans.map((p) => p.planId);
 
 /** The not-found answer for a plan (or task) id: 404, code not_found, the id named. */
 const notFoundPlan = (id: string) => ({ error: { code: 'not_found', message: `no plan with id ${id}` } });
