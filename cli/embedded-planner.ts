@@ -107,9 +107,11 @@ export async function runEmbeddedPlanner(opts: EmbeddedPlannerOptions): Promise<
     }
     interrupts.throwIfRequested();
 
-    // The planner's HTTP API: a token of this machine's own unless PLANNER_API_TOKEN gives one.
+    // The planner's HTTP API: an operator token of this machine's own (it sees what the CLI starts)
+    // unless PLANNER_API_TOKEN or PLANNER_API_OPERATOR_TOKEN gives the tokens.
     if (opts.api !== false) {
-      const apiConfig = config.PLANNER_API_TOKEN?.length || config.PLANNER_API_INSECURE ? config : { ...config, PLANNER_API_TOKEN: [devApiToken()] };
+      const given = config.PLANNER_API_TOKEN?.length || config.PLANNER_API_OPERATOR_TOKEN?.length || config.PLANNER_API_INSECURE;
+      const apiConfig = given ? config : { ...config, PLANNER_API_OPERATOR_TOKEN: [devApiToken()] };
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- Express and the routes load only here
       const { startServer } = require('../server/main') as typeof import('../server/main');
       const api = await startServer({ config: apiConfig, temporal, logger }).catch((e: NodeJS.ErrnoException) => {
