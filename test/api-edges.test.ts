@@ -20,7 +20,8 @@ let api: RunningServer;
 const suite = plannerSuite('api-edges');
 beforeAll(async () => {
   reviewer = await startCodeReviewer();
-  api = await startApi(suite.client, suite.queue, { PLANNER_API_TOKEN: `${TOKEN}, ${NEXT_TOKEN}`, PLANNER_API_BODY_LIMIT: '2048' });
+  // Operators' tokens: they answer the task this suite starts through its client (it has no owner).
+  api = await startApi(suite.client, suite.queue, { PLANNER_API_TOKEN: '', PLANNER_API_OPERATOR_TOKEN: `${TOKEN}, ${NEXT_TOKEN}`, PLANNER_API_BODY_LIMIT: '2048' });
 });
 afterAll(() => Promise.all([api?.close(), reviewer?.close()]));
 
