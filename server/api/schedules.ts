@@ -20,7 +20,7 @@ import type { ApiContext } from '../context';
 import { ApiError, conflict, notFound, parseOr400 } from '../errors';
 import { mayAccess } from './ownership';
 import { resolvePlanFile } from './plan-source';
-import { CreateScheduleBodySchema, ScheduleParams, type ScheduleListSchema, type ScheduleSchema } from './schemas';
+import { CreateScheduleBodySchema, ScheduleParams, type ScheduleListSchema, type ScheduleSchema, type ScheduleTriggerResultSchema } from './schemas';
 
 export function schedulesRouter(ctx: ApiContext): Router {
   const router = Router();
@@ -99,7 +99,8 @@ export function schedulesRouter(ctx: ApiContext): Router {
     await owned(callerOfResponse(res.locals), scheduleId);
     await known(scheduleId, () => triggerPlanSchedule(ctx.temporal, scheduleId));
     ctx.logger.info({ scheduleId }, 'schedule triggered');
-    res.status(202).json({ scheduleId, triggered: true });
+    const out: z.input<typeof ScheduleTriggerResultSchema> = { scheduleId, triggered: true };
+    res.status(202).json(out);
   });
 
   router.delete('/schedules/:scheduleId', async (req, res) => {
