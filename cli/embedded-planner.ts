@@ -112,9 +112,11 @@ export async function runEmbeddedPlanner(opts: EmbeddedPlannerOptions): Promise<
       interrupts.throwIfRequested();
     }
 
-    // The planner's HTTP API: a token of this machine's own unless PLANNER_API_TOKEN gives one.
+    // The planner's HTTP API: an operator token of this machine's own (it sees what the CLI starts)
+    // unless PLANNER_API_TOKEN or PLANNER_API_OPERATOR_TOKEN gives the tokens.
     if (opts.api !== false) {
-      const withToken = config.PLANNER_API_TOKEN?.length || config.PLANNER_API_INSECURE ? config : { ...config, PLANNER_API_TOKEN: [devApiToken()] };
+      const given = config.PLANNER_API_TOKEN?.length || config.PLANNER_API_OPERATOR_TOKEN?.length || config.PLANNER_API_INSECURE;
+      const withToken = given ? config : { ...config, PLANNER_API_OPERATOR_TOKEN: [devApiToken()] };
       // Callers' plans may name the demo agents (registered agents), unless PLANNER_AGENTS names others.
       const demoAgents = Object.fromEntries(endpoints.agents.map((a) => [a.name, a.url]));
       const apiConfig = Object.keys(config.PLANNER_AGENTS).length === 0 && endpoints.agents.length > 0 ? { ...withToken, PLANNER_AGENTS: demoAgents } : withToken;

@@ -6,8 +6,11 @@ import { A2aAgent, A2aTaskId, A2aTaskState, PlanId, PlanStep, PlannerTurn, Plann
 import { DELEGATED_TASK_WORKFLOW_TYPE, DelegatedTaskNotFoundError, InvalidInputError, queryStatus } from './delegated-task';
 import { planIdProblem } from './plan';
 
-/** The visibility query behind the inbox: running delegated tasks waiting on a human or an operator. */
-export function inboxQuery(planId?: string): string {
+/**
+ * The visibility query behind the inbox: running delegated tasks waiting on a human or an operator;
+ * `within`: a further visibility clause (the API's: only the caller's own workflows).
+ */
+export function inboxQuery(planId?: string, within?: string): string {
   // Plans carry PlannerWaitingOn too (their most urgent step); the inbox lists the steps' own tasks.
   const parts = [`WorkflowType = "${DELEGATED_TASK_WORKFLOW_TYPE}"`, `ExecutionStatus = "Running"`, `${PlannerWaitingOn.name} IN ("human","operator")`];
   if (planId !== undefined) {
@@ -15,6 +18,7 @@ export function inboxQuery(planId?: string): string {
     if (why) throw new InvalidInputError(why);
     parts.push(`${PlanId.name} = "${planId}"`);
   }
+  if (within !== undefined) parts.push(within);
   return parts.join(' AND ');
 }
 
@@ -43,9 +47,9 @@ export interface InboxEntry {
  * (question, turn, agent, plan step, waiting since) as search attributes whenever they change.
  * Only a hit without them (a run begun before they existed) is asked its status query. Oldest first.
  */
-export async function listInbox(client: Client, opts: { planId?: string } = {}): Promise<InboxEntry[]> {
+export async function listInbox(client: Client, opts: { planId?: string; within?: string } = {}): Promise<InboxEntry[]> {
   const hits: WorkflowExecutionInfo[] = [];
-  for await (const wf of client.workflow.list({ query: inboxQuery(opts.planId) })) hits.push(wf);
+  for await (const wf of client.workflow.list({ query: inboxQuery(opts.planId, opts.within) })) hits.push(wf);
   const entries = await Promise.all(hits.map((wf) => entryFromAttributes(wf) ?? entryFromQuery(client, wf)));
   return entries.filter((e): e is InboxEntry => e !== undefined).sort((a, b) => a.waitingSince.getTime() - b.waitingSince.getTime());
 }

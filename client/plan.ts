@@ -16,7 +16,7 @@ import { answerUpdate, type Answer, type AnswerResult } from '../workflows/deleg
 import { describeFailure } from '../workflows/failure-cause';
 import { PlanWorkflow } from '../workflows/plan/workflow';
 import { planStatusQuery, type PlanResult, type PlanStatus, type StepStatus } from '../workflows/plan/messages';
-import { PlanId, PlannerWaitingOn } from '../workflows/search-attributes';
+import { PlanId, PlannerOwner, PlannerWaitingOn } from '../workflows/search-attributes';
 import { describeWorkflowOfType, QUERY_TIMEOUT_MS, statusQueryTimeoutMessage } from './workflows';
 
 export { PlanError };
@@ -51,6 +51,10 @@ export type PlanSource = { planFile: string } | { plan: unknown };
 export interface StartPlanRequest extends Omit<LoadOptions, 'baseDir'> {
   /** The plan id (= its workflow id); default `plan-<name>-<8 hex>`. */
   planId?: string;
+  /** The principal of the API caller starting it (PlannerOwner, carried to its steps); none from the CLI. */
+  owner?: string;
+  /** Kept with the plan, readable by every replica (the API keeps an Idempotency-Key's body hash here). */
+  memo?: Record<string, string>;
 }
 
 /** Checks a plan (file or document) without starting it; throws InvalidPlanError naming every problem. */
@@ -82,7 +86,9 @@ export async function startPlan(client: Client, source: PlanSource | PlanRunInpu
     typedSearchAttributes: [
       { key: PlanId, value: planId },
       { key: PlannerWaitingOn, value: 'none' },
+      ...(req.owner !== undefined ? [{ key: PlannerOwner, value: req.owner }] : []),
     ],
+    ...(req.memo ? { memo: req.memo } : {}),
   });
   return { planId, workflowId: planId, handle };
 }

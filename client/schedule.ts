@@ -8,7 +8,7 @@ import { describeIssues } from '../a2a/validate';
 import type { PlanRunInput } from '../workflows/plan/input';
 import { DurationSchema } from '../workflows/delegated-task/input';
 import { PlanWorkflow } from '../workflows/plan/workflow';
-import { PlannerWaitingOn } from '../workflows/search-attributes';
+import { PlannerOwner, PlannerWaitingOn } from '../workflows/search-attributes';
 import { checkPlanSource, PLAN_WORKFLOW_TYPE, type PlanSource } from './plan';
 import type { PlanTrust } from '../plans/caller-agents';
 
@@ -53,6 +53,8 @@ export interface PlanScheduleRequest {
   note?: string;
   /** Set by a server for a caller's request (plans/caller-agents.ts); unset: all of it is the operator's. */
   trust?: PlanTrust;
+  /** The principal of the API caller creating it: the schedule's PlannerOwner and that of each plan it starts; none from the CLI. */
+  owner?: string;
 }
 
 export interface PlanScheduleSummary {
@@ -67,6 +69,8 @@ export interface PlanScheduleSummary {
   recentPlans: Array<{ planId: string; scheduledAt: string; startedAt: string }>;
   nextTimes: string[];
   actionsTaken: number;
+  /** The principal of the API caller that created it; none when the CLI did. */
+  owner?: string;
 }
 
 /** Checks the plan and the timing, then creates the schedule; ScheduleAlreadyRunning when the id is taken. */
@@ -77,6 +81,7 @@ export async function createPlanSchedule(client: Client, req: PlanScheduleReques
   if (!timing.success) throw new InvalidScheduleError(`invalid schedule: ${describeIssues(timing.error, req.timing)}`);
   const run: PlanRunInput = { ...checkPlanSource(req.source, { inputs: req.inputs, agentUrls: req.agentUrls, ...(req.trust ? { trust: req.trust } : {}) }), source: `schedule ${req.scheduleId}` };
   const t = timing.data;
+  const owned = req.owner !== undefined ? [{ key: PlannerOwner, value: req.owner }] : [];
   await client.schedule.create({
     scheduleId: req.scheduleId,
     spec: t.every !== undefined ? { intervals: [{ every: t.every }] } : { cronExpressions: [t.cron!] },
@@ -88,8 +93,10 @@ export async function createPlanSchedule(client: Client, req: PlanScheduleReques
       taskQueue: opts.taskQueue,
       args: [run],
       staticSummary: `plan ${run.plan.name} (schedule ${req.scheduleId})`,
-      typedSearchAttributes: [{ key: PlannerWaitingOn, value: 'none' }],
+      typedSearchAttributes: [{ key: PlannerWaitingOn, value: 'none' }, ...owned],
     },
+    // The schedule's own attributes: whose it is, for listing a caller's schedules in visibility.
+    ...(owned.length > 0 ? { typedSearchAttributes: owned } : {}),
     policies: { overlap: OVERLAP[t.overlap], catchupWindow: '1m' },
     // The timing as given: Temporal keeps a cron expression only compiled into calendars.
     memo: { plan: run.plan.name, ...(t.every !== undefined ? { every: String(t.every) } : { cron: t.cron }) },
@@ -102,10 +109,12 @@ export async function describePlanSchedule(client: Client, scheduleId: string): 
   return summaryOf(await client.schedule.getHandle(scheduleId).describe());
 }
 
-/** Every schedule that starts plans, by id. */
-export async function listPlanSchedules(client: Client): Promise<PlanScheduleSummary[]> {
+/** Every schedule that starts plans, by id; `owner`: only those of that principal (PlannerOwner). */
+export async function listPlanSchedules(client: Client, opts: { owner?: string } = {}): Promise<PlanScheduleSummary[]> {
   const out: PlanScheduleSummary[] = [];
-  for await (const s of client.schedule.list()) {
+  if (opts.owner !== undefined && !/^[\w.-]+$/.test(opts.owner)) throw new InvalidScheduleError(`not an owner: ${JSON.stringify(opts.owner)}`);
+  const query = opts.owner !== undefined ? { query: `${PlannerOwner.name} = "${opts.owner}"` } : {};
+  for await (const s of client.schedule.list(query)) {
     if (s.action?.workflowType !== PLAN_WORKFLOW_TYPE) continue;
     try {
       out.push(await describePlanSchedule(client, s.scheduleId));
@@ -128,6 +137,7 @@ function summaryOf(d: ScheduleDescription): PlanScheduleSummary {
   const every = str(memo.every) ?? (interval ? `${String(interval.every)}ms` : undefined);
   const cron = str(memo.cron);
   const plan = str(memo.plan);
+  const owner = d.typedSearchAttributes?.get(PlannerOwner);
   const overlap = (Object.entries(OVERLAP).find(([, v]) => v === d.policies.overlap)?.[0] ?? 'skip') as OverlapPolicy;
   return {
     scheduleId: d.scheduleId,
@@ -140,6 +150,7 @@ function summaryOf(d: ScheduleDescription): PlanScheduleSummary {
     recentPlans: d.info.recentActions.map((a) => ({ planId: a.action.workflow.workflowId, scheduledAt: a.scheduledAt.toISOString(), startedAt: a.takenAt.toISOString() })),
     nextTimes: d.info.nextActionTimes.map((t) => t.toISOString()),
     actionsTaken: d.info.numActionsTaken,
+    ...(owner !== undefined ? { owner } : {}),
   };
 }
 

@@ -49,6 +49,12 @@ const registeredAgents = z
 
 export const CALLER_AGENTS = ['registered', 'any'] as const;
 export type CallerAgentsSetting = (typeof CALLER_AGENTS)[number];
+/** A comma-separated list of bearer tokens (several during a rotation), each at least 16 characters. */
+const tokenList = z
+  .string()
+  .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
+  .refine((tokens) => tokens.length > 0, 'no token in the list')
+  .refine((tokens) => tokens.every((t) => t.length >= 16), 'each token needs at least 16 characters');
 
 const LOG_FORMATS = ['pretty', 'json'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
@@ -120,13 +126,10 @@ const ConfigSchema = z.object({
   /** `planner serve` (server/): where the HTTP API listens. */
   PLANNER_HOST: z.string().min(1).default('127.0.0.1'),
   PLANNER_PORT: port.default(8080),
-  /** Bearer tokens the API accepts, comma-separated (two during a rotation). Never logged. */
-  PLANNER_API_TOKEN: z
-    .string()
-    .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
-    .refine((tokens) => tokens.length > 0, 'no token in the list')
-    .refine((tokens) => tokens.every((t) => t.length >= 16), 'each token needs at least 16 characters')
-    .optional(),
+  /** Callers' bearer tokens, comma-separated (two during a rotation); each sees only what it started. Never logged. */
+  PLANNER_API_TOKEN: tokenList.optional(),
+  /** Operators' bearer tokens, comma-separated: each sees, answers and cancels everything. Never logged. */
+  PLANNER_API_OPERATOR_TOKEN: tokenList.optional(),
   /** `1` lets the API run without a token (local development only). */
   PLANNER_API_INSECURE: z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true').default(false),
   /** The largest request body the API reads, in bytes. */

@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'unauthenticated'
   | 'not_found'
   | 'conflict'
+  | 'idempotency_key_reused'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'unavailable'

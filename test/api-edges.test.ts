@@ -20,7 +20,8 @@ let api: RunningServer;
 const suite = plannerSuite('api-edges');
 beforeAll(async () => {
   reviewer = await startCodeReviewer();
-  api = await startApi(suite.client, suite.queue, { PLANNER_API_TOKEN: `${TOKEN}, ${NEXT_TOKEN}`, PLANNER_API_BODY_LIMIT: '2048' });
+  // Operators' tokens: they answer the task this suite starts through its client (it has no owner).
+  api = await startApi(suite.client, suite.queue, { PLANNER_API_TOKEN: '', PLANNER_API_OPERATOR_TOKEN: `${TOKEN}, ${NEXT_TOKEN}`, PLANNER_API_BODY_LIMIT: '2048' });
 });
 afterAll(() => Promise.all([api?.close(), reviewer?.close()]));
 
@@ -141,18 +142,18 @@ it('says when Temporal does not answer: /healthz stays live, a read is a 503, no
 });
 
 it('refuses to start without a token unless PLANNER_API_INSECURE=1, naming the variable', async () => {
-  const config = loadConfig(apiEnv(suite.queue, { PLANNER_API_TOKEN: '' }));
+  const config = loadConfig(apiEnv(suite.queue, { PLANNER_API_TOKEN: '', PLANNER_API_OPERATOR_TOKEN: '' }));
   await expect(startServer({ config, temporal: suite.client, logger: pino({ level: 'silent' }), port: 0 })).rejects.toThrow(/PLANNER_API_TOKEN is not set.*PLANNER_API_INSECURE=1/);
   expect(() => loadConfig(apiEnv(suite.queue, { PLANNER_API_TOKEN: 'short' }))).toThrow(/PLANNER_API_TOKEN: each token needs at least 16 characters/);
 
   // The runnable entry, as an operator starts it: one line naming the variable, exit 1, nothing listening.
-  const { PLANNER_API_TOKEN: _t, ...env } = { ...process.env, ...apiEnv(suite.queue, { PLANNER_PORT: '0' }) };
+  const { PLANNER_API_TOKEN: _t, PLANNER_API_OPERATOR_TOKEN: _o, ...env } = { ...process.env, ...apiEnv(suite.queue, { PLANNER_PORT: '0' }) };
   const run = spawnSync(process.execPath, ['--require', 'tsx/cjs', join(ROOT, 'server', 'main.ts')], { cwd: ROOT, env, encoding: 'utf8', timeout: 30_000 });
   expect(run.status).toBe(1);
   expect(run.stderr).toMatch(/PLANNER_API_TOKEN is not set/);
 
   const insecure = await startServer({
-    config: loadConfig(apiEnv(suite.queue, { PLANNER_API_TOKEN: '', PLANNER_API_INSECURE: '1' })),
+    config: loadConfig(apiEnv(suite.queue, { PLANNER_API_TOKEN: '', PLANNER_API_OPERATOR_TOKEN: '', PLANNER_API_INSECURE: '1' })),
     temporal: suite.client,
     logger: pino({ level: 'silent' }),
     port: 0,

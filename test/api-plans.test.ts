@@ -2,9 +2,10 @@
 // its event stream carrying each transition, a second server process (server/main.ts as a child)
 // serving the same plan's status and events, Idempotency-Key, cancel, and the plan errors.
 import { planIdForKey } from '../server/api/plans';
+import { principalOf } from '../server/auth';
 import type { RunningServer } from '../server/main';
 import { BASE_BRANCH_QUESTION, startCodeReviewer, startDeployer, type AgentHandle } from './agents';
-import { call, startApi, startChildApi, subscribe, type ChildApi, type SseEvent } from './support/api';
+import { call, startApi, startChildApi, subscribe, TOKEN, type ChildApi, type SseEvent } from './support/api';
 import { DIFF_TEXT, planDoc, planWorkflowIds } from './support/plans';
 import { itReplaysItsHistories, plannerSuite } from './support/suite';
 import { eventually } from './support/wait';
@@ -138,7 +139,7 @@ it('Idempotency-Key: retried and concurrent POSTs start one plan; cancel over th
   const post = () => call(api.url, 'POST', '/v1/plans', { body: doc, headers: { 'Idempotency-Key': key } });
   const [a, b] = await Promise.all([post(), post()]);
   const c = await post();
-  const planId = planIdForKey(key);
+  const planId = planIdForKey(principalOf(TOKEN), key);
   suite.track(planId);
   expect([a, b, c].map((r) => (r.body as { planId: string }).planId)).toEqual([planId, planId, planId]);
   expect([a.status, b.status].sort()).toEqual([200, 201]);

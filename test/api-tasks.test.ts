@@ -2,7 +2,7 @@
 // answered through the API, an approval seen in the inbox), answers that conflict, artifacts, paging.
 import type { RunningServer } from '../server/main';
 import { BASE_BRANCH_QUESTION, MIGRATIONS_QUESTION, startCodeReviewer, startDeployer, type AgentHandle } from './agents';
-import { call, startApi } from './support/api';
+import { call as callAs, OPERATOR_TOKEN, startApi } from './support/api';
 import { DEPLOY, DIFF, waitForStatus } from './support/delegated';
 import { itReplaysItsHistories, plannerSuite } from './support/suite';
 import { eventually } from './support/wait';
@@ -30,6 +30,9 @@ beforeAll(async () => {
   api = await startApi(suite.client, suite.queue);
 });
 afterAll(() => Promise.all([api?.close(), reviewer?.close(), twice?.close(), deployer?.close()]));
+
+/** The suite starts its tasks through its client, as the CLI does: they have no owner, so the operator reads and answers them. */
+const call: typeof callAs = (base, method, path, opts = {}) => callAs(base, method, path, { token: OPERATOR_TOKEN, ...opts });
 
 const inbox = async (query = ''): Promise<Page> => {
   const r = await call(api.url, 'GET', `/v1/inbox${query}`);

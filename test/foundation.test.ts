@@ -26,7 +26,7 @@ afterAll(async () => {
 
 it('the dev server carries the planner search attributes with their types', async () => {
   const res = await client.connection.operatorService.listSearchAttributes({ namespace: 'default' });
-  for (const name of ['A2aAgent', 'A2aTaskId', 'A2aTaskState', 'PlannerWaitingOn', 'PlanId', 'PlanStep']) {
+  for (const name of ['A2aAgent', 'A2aTaskId', 'A2aTaskState', 'PlannerWaitingOn', 'PlanId', 'PlanStep', 'PlannerOwner']) {
     expect(res.customAttributes?.[name]).toBe(2); // INDEXED_VALUE_TYPE_KEYWORD
   }
   expect(res.customAttributes?.PlannerWaitText).toBe(1); // TEXT

@@ -16,6 +16,12 @@ export const PlannerWaitText = defineSearchAttributeKey('PlannerWaitText', Searc
 export const PlannerTurn = defineSearchAttributeKey('PlannerTurn', SearchAttributeType.INT);
 /** Since when the task waits (the agent's status time, else the workflow's). */
 export const PlannerWaitingSince = defineSearchAttributeKey('PlannerWaitingSince', SearchAttributeType.DATETIME);
+/**
+ * Who started it: the principal (server/auth.ts) of the API or A2A caller whose plan, step or
+ * schedule this is, set when it starts and carried by a plan to its steps' tasks. Unset on what
+ * the CLI starts: only an operator sees that. Lets a caller's lists and inbox filter in visibility.
+ */
+export const PlannerOwner = defineSearchAttributeKey('PlannerOwner', SearchAttributeType.KEYWORD);
 
 /**
  * A Text attribute as the planner writes it. PostgreSQL's SQL visibility casts Text values to
@@ -35,7 +41,7 @@ export function fromTextAttribute(value: string): string {
 /** Visibility stores keep values of a few KB; the inbox shows a line or two. */
 export const WAIT_TEXT_MAX = 1000;
 
-export const plannerSearchAttributes = [A2aAgent, A2aTaskId, A2aTaskState, PlannerWaitingOn, PlanId, PlanStep, PlannerWaitText, PlannerTurn, PlannerWaitingSince];
+export const plannerSearchAttributes = [A2aAgent, A2aTaskId, A2aTaskState, PlannerWaitingOn, PlanId, PlanStep, PlannerWaitText, PlannerTurn, PlannerWaitingSince, PlannerOwner];
 
 /** The CLI's `--search-attribute NAME=TYPE` type names. */
 export const SEARCH_ATTRIBUTE_TYPE_NAMES: Record<string, string> = {

@@ -215,7 +215,8 @@ export async function startEnv(): Promise<BenchEnv> {
     const blobDir = join(dir, 'blobs');
     const connection = await connectClient(temporalTarget({ TEMPORAL_ADDRESS: server.address, TEMPORAL_NAMESPACE: 'default' }, {}));
     const token = randomBytes(24).toString('hex');
-    const config = loadConfig({ PLANNER_BLOB_DIR: blobDir, PLANNER_API_TOKEN: token, TEMPORAL_ADDRESS: server.address });
+    // The bot answers plans the bench starts through its client: an operator's token sees them.
+    const config = loadConfig({ PLANNER_BLOB_DIR: blobDir, PLANNER_API_OPERATOR_TOKEN: token, TEMPORAL_ADDRESS: server.address });
     const client = new Client({ connection, namespace: 'default', dataConverter: plannerDataConverter(payloadSettings(config)) });
     const bot = await startBot();
     const api = await startApi({ config, temporal: client, logger: pino({ level: 'error' }), host: '127.0.0.1', port: 0 });

@@ -184,9 +184,12 @@ export function serveEntry(): string | undefined {
   return existsSync(entry) ? entry : undefined;
 }
 
-/** The API's bearer token: PLANNER_API_TOKEN when set, else one made for this cluster (kept 0600 in api-token). */
+/**
+ * The API's operator token (it sees everything): PLANNER_API_OPERATOR_TOKEN when set, else one made
+ * for this cluster (kept 0600 in api-token). Callers' tokens come from PLANNER_API_TOKEN, passed on.
+ */
 export function apiToken(dir: string, env: NodeJS.ProcessEnv): string {
-  if (env.PLANNER_API_TOKEN) return env.PLANNER_API_TOKEN;
+  if (env.PLANNER_API_OPERATOR_TOKEN) return env.PLANNER_API_OPERATOR_TOKEN;
   const file = join(dir, 'api-token');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   const made = randomBytes(24).toString('base64url');
@@ -204,14 +207,15 @@ async function startServers(o: Resolved, state: ClusterState, record: (p: Proces
     return;
   }
   const token = apiToken(o.dir, o.env);
-  const env = { ...base, PLANNER_HOST: '127.0.0.1', PLANNER_API_TOKEN: token, PLANNER_PLAN_DIR: resolve(ROOT, o.env.PLANNER_PLAN_DIR || join('demo', 'plans')) };
+  // base carries PLANNER_API_TOKEN (the callers') from the environment, when it is set.
+  const env = { ...base, PLANNER_HOST: '127.0.0.1', PLANNER_API_OPERATOR_TOKEN: token, PLANNER_PLAN_DIR: resolve(ROOT, o.env.PLANNER_PLAN_DIR || join('demo', 'plans')) };
   await Promise.all(
     Array.from({ length: o.servers }, async (_, i) => {
       const port = o.ports.serve + i;
       const logFile = join(o.dir, `serve-${i}.log`);
       const rec = record(startProcess(`serve-${i}`, [process.execPath, '--require', 'tsx/cjs', entry], { log: logFile, cwd: ROOT, env: { ...env, PLANNER_PORT: String(port) }, url: `http://127.0.0.1:${port}/healthz` }));
       await waitFor(`planner serve ${i} (log ${logFile})`, () => httpAnswers(`http://127.0.0.1:${port}/healthz`), 120_000, () => isOurs(rec));
-      o.log(`planner serve ${i}: pid ${rec.pid}, http://127.0.0.1:${port}/v1 (bearer token: ${o.env.PLANNER_API_TOKEN ? 'PLANNER_API_TOKEN' : join(o.dir, 'api-token')}), log ${logFile}`);
+      o.log(`planner serve ${i}: pid ${rec.pid}, http://127.0.0.1:${port}/v1 (operator token: ${o.env.PLANNER_API_OPERATOR_TOKEN ? 'PLANNER_API_OPERATOR_TOKEN' : join(o.dir, 'api-token')}), log ${logFile}`);
     }),
   );
 }

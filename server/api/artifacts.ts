@@ -1,10 +1,13 @@
-// GET /v1/artifacts/:workflowId/:name: an artifact's bytes, read through client/artifact.ts (the
-// claim-check codec brings back what it moved to the blob store), with the part's content type.
+// GET /v1/artifacts/:workflowId/:name: an artifact's bytes of the caller's own task (ownership.ts),
+// read through client/artifact.ts (the claim-check codec brings back what it moved to the blob
+// store), with the part's content type.
 import { Router } from 'express';
 import { ArtifactUnavailableError, readArtifact, type ArtifactContent } from '../../client/artifact';
 import { DelegatedTaskNotFoundError } from '../../client/delegated-task';
+import { callerOfResponse } from '../auth';
 import type { ApiContext } from '../context';
 import { ApiError, conflict, notFound, parseOr400 } from '../errors';
+import { requireOwnedTask } from './ownership';
 import { ArtifactParams } from './schemas';
 
 /** The part's own media type; else what the content is (JSON for data parts, UTF-8 text, bytes). */
@@ -21,6 +24,7 @@ export function artifactsRouter(ctx: ApiContext): Router {
     const { workflowId, name } = parseOr400(ArtifactParams, 'path', req.params);
     let content: ArtifactContent;
     try {
+      await requireOwnedTask(ctx.temporal, callerOfResponse(res.locals), workflowId);
       content = await readArtifact(ctx.temporal, workflowId, name);
     } catch (err) {
       if (err instanceof DelegatedTaskNotFoundError) throw notFound(err.message);

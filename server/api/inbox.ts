@@ -1,12 +1,15 @@
-// GET /v1/inbox: every wait, across plans and single delegated tasks, oldest first. The page token
+// GET /v1/inbox: every wait of the caller's own (all of them for an operator), across plans and
+// single delegated tasks, oldest first; the owner filter is part of the visibility query. The page token
 // is a cursor (the last entry's wait time and workflow id), not an offset, so any replica can serve
 // the next page and a wait that appears or ends meanwhile does not shift the pages.
 import { Router } from 'express';
 import { z } from 'zod';
 import { listInbox, type InboxEntry } from '../../client/inbox';
 import { planIdProblem } from '../../client/plan';
+import { callerOfResponse } from '../auth';
 import type { ApiContext } from '../context';
 import { ApiError, parseOr400 } from '../errors';
+import { ownedClause } from './ownership';
 import { InboxQuerySchema, type InboxPageSchema } from './schemas';
 
 const Cursor = z.tuple([z.number().int(), z.string().min(1)]);
@@ -39,7 +42,8 @@ export function inboxRouter(ctx: ApiContext): Router {
       if (why) throw new ApiError(400, 'invalid_request', `invalid request: query.planId: ${why}`, [{ path: 'query.planId', message: why }]);
     }
     const after = q.pageToken ? decodeCursor(q.pageToken) : undefined;
-    const all = (await listInbox(ctx.temporal, q.planId !== undefined ? { planId: q.planId } : {})).sort(byWait);
+    const within = ownedClause(callerOfResponse(res.locals));
+    const all = (await listInbox(ctx.temporal, { ...(q.planId !== undefined ? { planId: q.planId } : {}), ...(within !== undefined ? { within } : {}) })).sort(byWait);
     const rest = after
       ? all.filter((e) => e.waitingSince.getTime() > after[0] || (e.waitingSince.getTime() === after[0] && e.workflowId > after[1]))
       : all;

@@ -37,7 +37,7 @@ const errors = (...statuses: number[]): Record<number, ResponseDoc> =>
         description: {
           400: 'Invalid input; the message and details name each field path and what is wrong with its value.',
           401: 'Missing or wrong bearer token (WWW-Authenticate: Bearer); nothing changed.',
-          404: 'No such plan, task, schedule or artifact.',
+          404: "No such plan, task, schedule or artifact, or it is another caller's (the same answer).",
           409: 'Conflict: not waiting on a question, a stale turn, or not in a state that allows this.',
           413: 'The body is over PLANNER_API_BODY_LIMIT.',
           415: 'The body is not application/json.',
@@ -80,7 +80,7 @@ export const routes: RouteDoc[] = [
     method: 'get',
     path: '/v1/inbox',
     tag: 'inbox',
-    summary: 'Every wait on a human or an operator, across plans and single delegated tasks, oldest first',
+    summary: "Every wait on a human or an operator in the caller's plans and tasks (an operator: all of them), oldest first",
     query: S.InboxQuerySchema,
     responses: { 200: { description: 'One page of waits.', schema: S.InboxPageSchema }, ...errors(400, 401) },
   },
@@ -122,12 +122,14 @@ export const routes: RouteDoc[] = [
     summary: 'Start a plan',
     description:
       'From a plan file under PLANNER_PLAN_DIR ({planFile, inputs}), or a plan document ({plan, inputs}, or the bare document). ' +
-      'With an Idempotency-Key header the plan id is derived from the key: a retried POST returns the same plan (200, Idempotent-Replayed: true).',
-    headers: [{ name: 'Idempotency-Key', description: 'Any 1-200 printable ASCII characters; one key starts at most one plan.' }],
+      'With an Idempotency-Key header the plan id is derived from the caller and the key: a retried POST with the same body returns the same plan (200, Idempotent-Replayed: true); ' +
+      'another body under the same key is a 422. Another caller\'s same key is another plan. The plan is the caller\'s own.',
+    headers: [{ name: 'Idempotency-Key', description: 'Any 1-200 printable ASCII characters; one key starts at most one plan per caller, bound to the body it came with.' }],
     body: S.StartPlanBodySchema,
     responses: {
       201: { description: 'Started.', schema: S.StartedPlanSchema },
-      200: { description: 'The plan this Idempotency-Key started before.', schema: S.StartedPlanSchema },
+      200: { description: 'The plan this Idempotency-Key started before, with the same body.', schema: S.StartedPlanSchema },
+      422: { description: 'The Idempotency-Key was used before with another body (code idempotency_key_reused); nothing started.', schema: S.ErrorSchema },
       ...errors(400, 401, 413, 415),
     },
   },
@@ -135,7 +137,7 @@ export const routes: RouteDoc[] = [
     method: 'get',
     path: '/v1/plans',
     tag: 'plans',
-    summary: 'List plans from Temporal visibility, newest first',
+    summary: "List the caller's plans (an operator: every plan) from Temporal visibility, newest first",
     query: S.PlanListQuerySchema,
     responses: { 200: { description: 'One page of plans.', schema: S.PlanPageSchema }, ...errors(400, 401) },
   },
@@ -187,7 +189,7 @@ export const routes: RouteDoc[] = [
     method: 'get',
     path: '/v1/schedules',
     tag: 'schedules',
-    summary: 'Every schedule that starts plans',
+    summary: "The caller's schedules (an operator: every schedule that starts plans)",
     responses: { 200: { description: 'The schedules.', schema: S.ScheduleListSchema }, ...errors(401) },
   },
   {
@@ -205,6 +207,14 @@ export const routes: RouteDoc[] = [
     summary: 'Delete a schedule: no more plans start; those it started run on',
     params: S.ScheduleParams,
     responses: { 204: { description: 'Deleted.' }, ...errors(401, 404) },
+  },
+  {
+    method: 'post',
+    path: '/v1/schedules/{scheduleId}/trigger',
+    tag: 'schedules',
+    summary: "Start the schedule's plan now, as if its time had come (its overlap policy applies)",
+    params: S.ScheduleParams,
+    responses: { 202: { description: 'Triggered.', schema: S.ScheduleTriggerResultSchema }, ...errors(401, 404) },
   },
   {
     method: 'post',

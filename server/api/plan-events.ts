@@ -11,17 +11,17 @@
 import { isGrpcDeadlineError, type WorkflowExecutionDescription } from '@temporalio/client';
 import type { Request, Response } from 'express';
 import { followHistory } from '../../client/follow-history';
-import { requirePlan } from '../../client/plan';
 import { planStatusQuery, type PlanStatus } from '../../workflows/plan/messages';
 import type { ApiContext } from '../context';
-import { withPlan } from './plan-source';
 
 const QUERY_MS = 10_000;
 /** A comment line this often keeps proxies from closing an idle stream. */
 const KEEPALIVE_MS = 15_000;
 
-export async function streamPlanEvents(ctx: ApiContext, planId: string, req: Request, res: Response): Promise<void> {
-  let desc: WorkflowExecutionDescription = await withPlan(() => requirePlan(ctx.temporal, planId)); // 404 before the stream starts
+/** `first`: the plan as the route found it (and checked it is the caller's), before the stream starts. */
+export async function streamPlanEvents(ctx: ApiContext, first: WorkflowExecutionDescription, req: Request, res: Response): Promise<void> {
+  const planId = first.workflowId;
+  let desc: WorkflowExecutionDescription = first;
   res.status(200).set({
     'Content-Type': 'text/event-stream; charset=utf-8',
     'Cache-Control': 'no-cache, no-transform',

@@ -1,16 +1,19 @@
 // Plans over HTTP: start (from a file under PLANNER_PLAN_DIR or a document; Idempotency-Key makes a
 // retried POST return the same plan), read, list (visibility, paged), cancel, answer a step, and
-// follow a plan's state changes as server-sent events (plan-events.ts). Everything goes through
-// client/plan.ts, the code the CLI uses, and everything is read from Temporal.
+// follow a plan's state changes as server-sent events (plan-events.ts). A caller starts plans as
+// its own (PlannerOwner) and reaches only those; an operator reaches all (ownership.ts). Everything
+// goes through client/plan.ts, the code the CLI uses, and everything is read from Temporal.
 import { createHash } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { Router } from 'express';
 import type { z } from 'zod';
-import { answerStep, cancelPlan, describePlan, PlanNotFoundError, requirePlan, startPlan, PLAN_WORKFLOW_TYPE } from '../../client/plan';
+import { answerStep, cancelPlan, describePlan, PlanNotFoundError, startPlan, PLAN_WORKFLOW_TYPE } from '../../client/plan';
 import { PlanId, PlannerWaitingOn } from '../../workflows/search-attributes';
+import { callerOfResponse } from '../auth';
 import { planTrust, type ApiContext } from '../context';
 import { ApiError, conflict, parseOr400 } from '../errors';
 import { streamPlanEvents } from './plan-events';
+import { ownedClause, requireOwnedPlan } from './ownership';
 import { loadPlan, withPlan } from './plan-source';
 import {
   AnswerBodySchema,
@@ -28,9 +31,34 @@ import {
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
 
-/** The plan id an Idempotency-Key stands for: a hash, so the key itself never shows in ids, lists or the UI. */
-export function planIdForKey(key: string): string {
-  return `plan-k${createHash('sha256').update(key, 'utf8').digest('hex').slice(0, 32)}`;
+/**
+ * The plan id a caller's Idempotency-Key stands for: a hash of both, so one caller's key never names
+ * another's plan, and the key itself never shows in ids, lists or the UI.
+ */
+export function planIdForKey(principal: string, key: string): string {
+  return `plan-k${createHash('sha256').update(`${principal}\n${key}`, 'utf8').digest('hex').slice(0, 32)}`;
+}
+
+/** The memo field that keeps the hash of the body a keyed plan was started with. */
+export const IDEMPOTENCY_BODY_MEMO = 'idempotencyBody';
+
+/**
+ * A hash of a request body that does not depend on the order of its object keys: the same plan,
+ * inputs and agents hash the same however a client serialises them.
+ */
+export function bodyHash(body: unknown): string {
+  return createHash('sha256').update(canonicalJson(body), 'utf8').digest('hex');
+}
+
+function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  if (v !== null && typeof v === 'object') {
+    const entries = Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(v) ?? 'null';
 }
 
 const STATUS_QUERY: Record<string, string> = {
@@ -90,29 +118,36 @@ export function plansRouter(ctx: ApiContext): Router {
             })()
           : loadPlan({ plan: body }, 'body', { planDir: ctx.config.PLANNER_PLAN_DIR, trust: planTrust(ctx.config, 'caller', 'caller') });
 
-    const planId = key !== undefined ? planIdForKey(key) : undefined;
-    const replay = (id: string): void => {
+    const caller = callerOfResponse(res.locals);
+    const planId = key !== undefined ? planIdForKey(caller.principal, key) : undefined;
+    const hash = key !== undefined ? bodyHash(body) : undefined;
+    /** The plan the key already names: the same one when the body is the same, else a 422 naming the key. */
+    const replayed = async (id: string): Promise<boolean> => {
+      // A key names one plan for as long as Temporal keeps it, running or closed.
+      const desc = await requireOwnedPlan(ctx.temporal, caller, id).catch((err: unknown) => {
+        if (err instanceof PlanNotFoundError) return undefined;
+        throw err;
+      });
+      if (!desc) return false;
+      if (desc.memo?.[IDEMPOTENCY_BODY_MEMO] !== hash) {
+        throw new ApiError(422, 'idempotency_key_reused', `Idempotency-Key ${JSON.stringify(key)} was used for another body: plan ${id} was started with it; send that same body, or use a new key for this one`, [
+          { path: 'header.Idempotency-Key', message: 'already used with another body' },
+        ]);
+      }
       res.status(200).set('Idempotent-Replayed', 'true');
       const out: z.input<typeof StartedPlanSchema> = { planId: id, workflowId: id, uiUrl: ctx.uiLink(id) };
       res.json(out);
+      return true;
     };
-    if (planId !== undefined) {
-      // A key names one plan for as long as Temporal keeps it, running or closed.
-      const existing = await requirePlan(ctx.temporal, planId).then(
-        () => true,
-        (err: unknown) => {
-          if (err instanceof PlanNotFoundError) return false;
-          throw err;
-        },
-      );
-      if (existing) return replay(planId);
-    }
+    if (planId !== undefined && (await replayed(planId))) return;
     let started;
     try {
-      started = await withPlan(() => startPlan(ctx.temporal, run, { ...(planId ? { planId } : {}) }, { taskQueue }));
+      started = await withPlan(() =>
+        startPlan(ctx.temporal, run, { owner: caller.principal, ...(planId ? { planId, memo: { [IDEMPOTENCY_BODY_MEMO]: hash! } } : {}) }, { taskQueue }),
+      );
     } catch (err) {
       // The same key, twice at once: Temporal's workflow-id uniqueness lets only one start.
-      if (planId !== undefined && err instanceof WorkflowExecutionAlreadyStartedError) return replay(planId);
+      if (planId !== undefined && err instanceof WorkflowExecutionAlreadyStartedError && (await replayed(planId))) return;
       throw err;
     }
     ctx.logger.info({ planId: started.planId, plan: run.plan.name }, 'plan started');
@@ -123,6 +158,8 @@ export function plansRouter(ctx: ApiContext): Router {
   router.get('/plans', async (req, res) => {
     const q = parseOr400(PlanListQuerySchema, 'query', req.query);
     const parts = [`WorkflowType = "${PLAN_WORKFLOW_TYPE}"`];
+    const within = ownedClause(callerOfResponse(res.locals));
+    if (within !== undefined) parts.push(within);
     if (q.status) parts.push(`ExecutionStatus = "${STATUS_QUERY[q.status]}"`);
     if (q.waitingOn) parts.push(`${PlannerWaitingOn.name} = "${q.waitingOn}"`);
     let nextPageToken: Buffer | undefined;
@@ -169,6 +206,7 @@ export function plansRouter(ctx: ApiContext): Router {
 
   router.get('/plans/:planId', async (req, res) => {
     const { planId } = parseOr400(PlanParams, 'path', req.params);
+    await withPlan(() => requireOwnedPlan(ctx.temporal, callerOfResponse(res.locals), planId));
     const snapshot = await withPlan(() => describePlan(ctx.temporal, planId));
     const out: z.input<typeof PlanSchema> = {
       ...snapshot,
@@ -180,7 +218,7 @@ export function plansRouter(ctx: ApiContext): Router {
 
   router.post('/plans/:planId/cancel', async (req, res) => {
     const { planId } = parseOr400(PlanParams, 'path', req.params);
-    const desc = await withPlan(() => requirePlan(ctx.temporal, planId));
+    const desc = await withPlan(() => requireOwnedPlan(ctx.temporal, callerOfResponse(res.locals), planId));
     if (desc.status.name !== 'RUNNING') throw conflict(`plan ${planId} is ${desc.status.name}: there is nothing to cancel`);
     await withPlan(() => cancelPlan(ctx.temporal, planId));
     ctx.logger.info({ planId }, 'plan cancellation requested');
@@ -191,7 +229,7 @@ export function plansRouter(ctx: ApiContext): Router {
   router.post('/plans/:planId/steps/:stepId/answer', async (req, res) => {
     const { planId, stepId } = parseOr400(StepParams, 'path', req.params);
     const answer = parseOr400(AnswerBodySchema, 'body', req.body);
-    const desc = await withPlan(() => requirePlan(ctx.temporal, planId));
+    const desc = await withPlan(() => requireOwnedPlan(ctx.temporal, callerOfResponse(res.locals), planId));
     if (desc.status.name !== 'RUNNING') throw conflict(`plan ${planId} is ${desc.status.name}: no step waits on a question`);
     const result = await withPlan(() =>
       answerStep(ctx.temporal, planId, stepId, {
@@ -207,7 +245,8 @@ export function plansRouter(ctx: ApiContext): Router {
 
   router.get('/plans/:planId/events', async (req, res) => {
     const { planId } = parseOr400(PlanParams, 'path', req.params);
-    await streamPlanEvents(ctx, planId, req, res);
+    const desc = await withPlan(() => requireOwnedPlan(ctx.temporal, callerOfResponse(res.locals), planId)); // 404 before the stream starts
+    await streamPlanEvents(ctx, desc, req, res);
   });
 
   return router;

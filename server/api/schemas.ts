@@ -322,3 +322,5 @@ export const ScheduleSchema = z
   .meta({ id: 'Schedule' });
 
 export const ScheduleListSchema = z.object({ schedules: z.array(ScheduleSchema) }).meta({ id: 'ScheduleList' });
+
+export const ScheduleTriggerResultSchema = z.object({ scheduleId: z.string(), triggered: z.literal(true) }).meta({ id: 'ScheduleTriggerResult' });

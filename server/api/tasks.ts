@@ -1,10 +1,12 @@
-// Single delegated tasks: read one, answer its question. Reads and answers go through
-// client/delegated-task.ts, the same code the CLI uses.
+// Single delegated tasks: read one, answer its question, each only the caller's own (an operator's:
+// any; ownership.ts). Reads and answers go through client/delegated-task.ts, the same code the CLI uses.
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { Router } from 'express';
-import { answerTask, DelegatedTaskNotFoundError, describeTask, requireTask } from '../../client/delegated-task';
+import { answerTask, DelegatedTaskNotFoundError, describeTask } from '../../client/delegated-task';
+import { callerOfResponse } from '../auth';
 import type { ApiContext } from '../context';
 import { conflict, notFound, parseOr400 } from '../errors';
+import { requireOwnedTask } from './ownership';
 import { AnswerBodySchema, TaskParams, type AnswerResultSchema, type TaskSchema } from './schemas';
 import type { z } from 'zod';
 
@@ -13,6 +15,7 @@ export function tasksRouter(ctx: ApiContext): Router {
 
   router.get('/tasks/:workflowId', async (req, res) => {
     const { workflowId } = parseOr400(TaskParams, 'path', req.params);
+    await withTask(workflowId, () => requireOwnedTask(ctx.temporal, callerOfResponse(res.locals), workflowId));
     const task = await withTask(workflowId, () => describeTask(ctx.temporal, workflowId));
     const body: z.input<typeof TaskSchema> = { ...task, uiUrl: ctx.uiLink(workflowId) };
     res.json(body);
@@ -21,7 +24,7 @@ export function tasksRouter(ctx: ApiContext): Router {
   router.post('/tasks/:workflowId/answer', async (req, res) => {
     const { workflowId } = parseOr400(TaskParams, 'path', req.params);
     const answer = parseOr400(AnswerBodySchema, 'body', req.body);
-    const desc = await withTask(workflowId, () => requireTask(ctx.temporal, workflowId));
+    const desc = await withTask(workflowId, () => requireOwnedTask(ctx.temporal, callerOfResponse(res.locals), workflowId));
     if (desc.status.name !== 'RUNNING') throw conflict(`${workflowId} is ${desc.status.name}, not waiting on a question: nothing to answer`);
     let result;
     try {
@@ -45,7 +48,7 @@ export function tasksRouter(ctx: ApiContext): Router {
   return router;
 }
 
-async function withTask<T>(workflowId: string, f: () => Promise<T>): Promise<T> {
+export async function withTask<T>(workflowId: string, f: () => Promise<T>): Promise<T> {
   try {
     return await f();
   } catch (err) {

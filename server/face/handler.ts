@@ -25,7 +25,7 @@ import { SendMessageParamsSchema, isInterrupted, isTerminal, type AgentCard, typ
 import { PlanWorkflow } from '../../workflows/plan/workflow';
 import type { PlanRunInput } from '../../workflows/plan/input';
 import { PlanUpdateRefusal, upstreamMessageUpdate, type PlanWorkflowInput } from '../../workflows/plan/messages';
-import { A2aTaskState, PlanId, PlannerWaitingOn, PlannerWaitingSince } from '../../workflows/search-attributes';
+import { A2aTaskState, PlanId, PlannerOwner, PlannerWaitingOn, PlannerWaitingSince } from '../../workflows/search-attributes';
 import { listCallerTasks } from './list-tasks';
 import { ConfigIdSchema, HistoryLengthSchema, IdSchema, invalidParams, parseParams } from './params';
 import { refusedAs } from './plan-refusals';
@@ -171,6 +171,8 @@ export class PlannerRequestHandler implements A2ARequestHandler {
           { key: PlannerWaitingOn, value: 'none' },
           { key: A2aTaskState, value: 'TASK_STATE_SUBMITTED' },
           { key: PlannerWaitingSince, value: new Date() },
+          // The same owner /v1 reads (server/api/ownership.ts), carried by the plan to its steps.
+          { key: PlannerOwner, value: principal },
         ],
       });
     } catch (err) {

@@ -8,7 +8,10 @@ import { loadConfig } from '../../runtime/config';
 import { startServer, type RunningServer } from '../../server/main';
 import { plannerEnv } from '../harness/planner';
 
+/** A caller's token: it sees what it started through the API or the A2A face. */
 export const TOKEN = 'test-api-token-0123456789abcdef';
+/** The operator's token: it sees everything, also what a suite started through its client (as the CLI does). */
+export const OPERATOR_TOKEN = 'test-operator-token-0123456789abcdef';
 export const OTHER_DEPLOYMENT_TOKEN = 'another-deployment-token-987654321';
 const ROOT = join(__dirname, '..', '..');
 
@@ -19,6 +22,7 @@ const ROOT = join(__dirname, '..', '..');
 export function apiEnv(queue: string, extra: Record<string, string> = {}): Record<string, string> {
   return plannerEnv(queue, {
     PLANNER_API_TOKEN: TOKEN,
+    PLANNER_API_OPERATOR_TOKEN: OPERATOR_TOKEN,
     PLANNER_UI_URL: 'http://ui.test:8233',
     PLANNER_PLAN_DIR: join(ROOT, 'demo', 'plans'),
     PLANNER_CALLER_AGENTS: 'any',

@@ -12,6 +12,7 @@ import {
   log,
   patched,
   startChild,
+  workflowInfo,
 } from '@temporalio/workflow';
 import type { PlanRunInput, Step } from './input';
 import { SubstitutionError, type StepOutput } from './template';
@@ -22,9 +23,21 @@ import type { DelegatedTaskInput, DelegatedTaskResult } from '../delegated-task/
 import { answerSignal, type Answer, type DelegatedTaskStatus, type RefusedAnswer, type WaitingOn } from '../delegated-task/messages';
 import { REPORT_REFUSED_ANSWERS_PATCH, answerRefusal, viewOfReported } from '../delegated-task/answer-rules';
 import { describeFailure } from '../failure-cause';
-import { A2aAgent, PlanId, PlannerWaitingOn } from '../search-attributes';
+import { A2aAgent, PlanId, PlannerOwner, PlannerWaitingOn } from '../search-attributes';
 
 const ENDED: ReadonlySet<StepState> = new Set(['completed', 'failed', 'cancelled', 'skipped']);
+
+/** Since this patch a plan's steps carry its PlannerOwner, so a caller's inbox lists its own steps. */
+export const OWNER_TO_STEPS_PATCH = 'owner-to-steps';
+
+/**
+ * The plan's owner (PlannerOwner, set when it started), for its steps' tasks: none for a plan
+ * without one (the CLI's), and none on a run that began before OWNER_TO_STEPS_PATCH.
+ */
+function ownerForSteps(): Array<{ key: typeof PlannerOwner; value: string }> {
+  const owner = workflowInfo().typedSearchAttributes.get(PlannerOwner);
+  return owner !== undefined && patched(OWNER_TO_STEPS_PATCH) ? [{ key: PlannerOwner, value: owner }] : [];
+}
 const URGENCY: WaitingOn[] = ['human', 'operator'];
 
 /** One step as the plan tracks it: its state, its task's last word, and the scope its task runs in. */
@@ -76,6 +89,7 @@ export class StepRun {
             { key: A2aAgent, value: step.agent },
             { key: PlannerWaitingOn, value: 'none' },
             { key: PlanId, value: planId },
+            ...ownerForSteps(),
           ],
         });
         return child.result();
