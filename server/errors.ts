@@ -9,9 +9,11 @@ export type ErrorCode =
   | 'unauthenticated'
   | 'not_found'
   | 'conflict'
+  | 'limit_exceeded'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'unavailable'
+  | 'timeout'
   | 'internal';
 
 export interface ErrorDetail {
