@@ -1,4 +1,6 @@
-// Temporal Schedules that start a plan with inputs (client/schedule.ts, shared with the CLI).
+// Temporal Schedules that start a plan with inputs (client/schedule.ts, shared with the CLI). Each
+// caller may have PLANNER_SCHEDULES_PER_CALLER of them (429 past that), none shorter than
+// PLANNER_SCHEDULE_MIN_INTERVAL; a bad interval or cron field is a 400 naming body.every or body.cron.
 import { Router } from 'express';
 import type { z } from 'zod';
 import {
@@ -9,9 +11,11 @@ import {
   listPlanSchedules,
   ScheduleAlreadyRunning,
   ScheduleNotFoundError,
+  TooManySchedulesError,
   type PlanScheduleSummary,
 } from '../../client/schedule';
 import { InvalidPlanError } from '../../client/plan';
+import { principalOfResponse } from '../auth';
 import type { ApiContext } from '../context';
 import { ApiError, conflict, notFound, parseOr400 } from '../errors';
 import { resolvePlanFile } from './plan-source';
@@ -47,13 +51,24 @@ export function schedulesRouter(ctx: ApiContext): Router {
           ...(b.agentUrls ? { agentUrls: b.agentUrls } : {}),
           ...(b.note ? { note: b.note } : {}),
         },
-        { taskQueue: ctx.config.PLANNER_TASK_QUEUE },
+        {
+          taskQueue: ctx.config.PLANNER_TASK_QUEUE,
+          minInterval: ctx.config.PLANNER_SCHEDULE_MIN_INTERVAL,
+          principal: principalOfResponse(res.locals),
+          maxPerCaller: ctx.config.PLANNER_SCHEDULES_PER_CALLER,
+        },
       );
     } catch (err) {
       if (err instanceof ScheduleAlreadyRunning) throw conflict(`a schedule with id ${b.scheduleId} exists already; delete it first`);
+      if (err instanceof TooManySchedulesError) throw new ApiError(429, 'limit_exceeded', err.message);
+      if (err instanceof InvalidScheduleError && err.field !== undefined) {
+        const detail = err.detail ?? err.message;
+        throw new ApiError(400, 'invalid_request', `invalid request: body.${err.field}: ${detail}`, [{ path: `body.${err.field}`, message: detail }]);
+      }
       if (err instanceof InvalidPlanError || err instanceof InvalidScheduleError) throw new ApiError(400, 'invalid_request', err.message);
-      // The server's own check of a cron expression.
-      if ((err as { code?: number }).code === 3) throw new ApiError(400, 'invalid_request', `invalid schedule: ${(err as Error).message}`);
+      // The server's own check of the spec (INVALID_ARGUMENT, also as the client's ServiceError's cause), behind ours.
+      const refused = [err, (err as { cause?: unknown }).cause].find((e) => (e as { code?: number } | undefined)?.code === 3) as Error | undefined;
+      if (refused) throw new ApiError(400, 'invalid_request', `invalid schedule: ${refused.message}`);
       throw err;
     }
     ctx.logger.info({ scheduleId: b.scheduleId, plan: created.plan }, 'schedule created');
