@@ -93,9 +93,9 @@ async function openStream(method: string, path: string, token: string, body?: un
     headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream', ...V1, ...(body ? { 'content-type': 'application/json' } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
+  // A stream's body is left unread and open until close().
   const streaming = (res.headers.get('content-type') ?? '').startsWith('text/event-stream');
   const text = streaming ? '' : await res.text();
-  if (streaming) void res.body?.cancel.bind(res.body); // kept open until close()
   return { status: res.status, text, close: () => abort.abort() };
 }
 
