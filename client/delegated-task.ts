@@ -7,6 +7,8 @@ import {
   isGrpcDeadlineError,
   WorkflowFailedError,
   WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  WorkflowUpdateStage,
   type Client,
   type WorkflowExecutionDescription,
   type WorkflowHandle,
@@ -86,6 +88,43 @@ export async function startDelegatedTask(
 
 export function answerTask(client: Client, workflowId: string, answer: Answer): Promise<AnswerResult> {
   return client.workflow.getHandle(workflowId).executeUpdate(answerUpdate, { args: [answer] });
+}
+
+/**
+ * What an answer came to within a wait: the agent replied (its next state), or the task took the
+ * answer (its validator passed, the answer is durable and on its way) but the agent's reply had
+ * not come back yet.
+ */
+export type AnswerOutcome = { kind: 'replied'; result: AnswerResult } | { kind: 'pending' };
+
+/** The task's workflow did not even take the answer within the wait (no worker, or a backlog): it may still do so. */
+export class AnswerNotTakenError extends Error {
+  override readonly name = 'AnswerNotTakenError';
+}
+
+/**
+ * answerTask, waiting at most `waitMs` in all: for the workflow to accept the answer, then for the
+ * agent's reply. A refusal (not waiting, a stale turn) still throws WorkflowUpdateFailedError.
+ */
+export async function answerTaskWithin(client: Client, workflowId: string, answer: Answer, waitMs: number): Promise<AnswerOutcome> {
+  const deadline = AbortSignal.timeout(waitMs);
+  let update;
+  try {
+    update = await client.withAbortSignal(deadline, () =>
+      client.workflow.getHandle(workflowId).startUpdate(answerUpdate, { args: [answer], waitForStage: WorkflowUpdateStage.ACCEPTED }),
+    );
+  } catch (err) {
+    if (deadline.aborted && !(err instanceof WorkflowUpdateFailedError) && !(err instanceof WorkflowNotFoundError)) {
+      throw new AnswerNotTakenError(`${workflowId} did not take the answer within ${waitMs} ms (is a planner worker running?); it may still take it`);
+    }
+    throw err;
+  }
+  try {
+    return { kind: 'replied', result: await client.withAbortSignal(deadline, () => update.result()) };
+  } catch (err) {
+    if (deadline.aborted && !(err instanceof WorkflowUpdateFailedError) && !(err instanceof WorkflowNotFoundError)) return { kind: 'pending' };
+    throw err;
+  }
 }
 
 /** The operator's decision on a first message whose reply was lost (`status.unresolvedSend`). */

@@ -17,6 +17,7 @@ import { describeFailure } from '../workflows/failure-cause';
 import { PlanWorkflow } from '../workflows/plan/workflow';
 import { planStatusQuery, type PlanResult, type PlanStatus, type StepStatus } from '../workflows/plan/messages';
 import { PlanId, PlannerOwner, PlannerWaitingOn } from '../workflows/search-attributes';
+import { answerTaskWithin, type AnswerOutcome } from './delegated-task';
 import { describeWorkflowOfType, QUERY_TIMEOUT_MS, statusQueryTimeoutMessage } from './workflows';
 
 export { PlanError };
@@ -166,17 +167,34 @@ export async function stepOf(client: Client, planId: string, stepId: string): Pr
  * workflow, whose validator decides if it still fits the question; returns the agent's next state.
  */
 export async function answerStep(client: Client, planId: string, stepId: string, answer: Answer): Promise<AnswerResult> {
+  const workflowId = await askingStepTask(client, planId, stepId);
+  try {
+    return await client.workflow.getHandle(workflowId).executeUpdate(answerUpdate, { args: [answer] });
+  } catch (err) {
+    if (err instanceof WorkflowUpdateFailedError) throw new StepNotWaitingError(`step ${stepId} of plan ${planId}: ${err.cause?.message ?? err.message}`);
+    throw err;
+  }
+}
+
+/** answerStep, waiting at most `waitMs` for the agent's reply (answerTaskWithin: else the answer is pending). */
+export async function answerStepWithin(client: Client, planId: string, stepId: string, answer: Answer, waitMs: number): Promise<AnswerOutcome> {
+  const workflowId = await askingStepTask(client, planId, stepId);
+  try {
+    return await answerTaskWithin(client, workflowId, answer, waitMs);
+  } catch (err) {
+    if (err instanceof WorkflowUpdateFailedError) throw new StepNotWaitingError(`step ${stepId} of plan ${planId}: ${err.cause?.message ?? err.message}`);
+    throw err;
+  }
+}
+
+/** The workflow of the step's task, when it waits on a question; StepNotWaitingError saying what it does instead. */
+async function askingStepTask(client: Client, planId: string, stepId: string): Promise<string> {
   const step = await stepOf(client, planId, stepId);
   if (step.state !== 'running' || step.waitingOn !== 'human' || !step.workflowId) {
     const now = step.state === 'running' ? (step.waitingOn === 'operator' ? 'waiting for an approval, which travels outside A2A' : `${step.remoteState ?? 'starting'}, not asking anything`) : step.state;
     throw new StepNotWaitingError(`step ${stepId} of plan ${planId} is not waiting on a question (it is ${now})`);
   }
-  try {
-    return await client.workflow.getHandle(step.workflowId).executeUpdate(answerUpdate, { args: [answer] });
-  } catch (err) {
-    if (err instanceof WorkflowUpdateFailedError) throw new StepNotWaitingError(`step ${stepId} of plan ${planId}: ${err.cause?.message ?? err.message}`);
-    throw err;
-  }
+  return step.workflowId;
 }
 
 /** Requests cancellation; the plan cancels its steps, which cancel the agents' tasks. */

@@ -1,7 +1,12 @@
 // Temporal Schedules that start a plan with inputs, for the API (server/api/schedules.ts) and the
 // CLI. The plan is checked when the schedule is created and the checked run input is what each
 // action starts with: a bad plan fails now, not at 3 a.m., and a plan file edited later does not
-// change a schedule made from it (recreate the schedule to pick up the change).
+// change a schedule made from it (recreate the schedule to pick up the change). The timing is
+// checked here too, before Temporal sees it: each cron field in range (cron.ts), an interval no
+// shorter than the caller's minimum; and a caller (`principal`, kept in the memo) may be held to a
+// number of schedules.
+import type { Duration } from '@temporalio/common';
+import { msToNumber } from '@temporalio/common/lib/time';
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, type Client, type ScheduleDescription } from '@temporalio/client';
 import { z } from 'zod';
 import { describeIssues } from '../a2a/validate';
@@ -9,6 +14,7 @@ import type { PlanRunInput } from '../workflows/plan/input';
 import { DurationSchema } from '../workflows/delegated-task/input';
 import { PlanWorkflow } from '../workflows/plan/workflow';
 import { PlannerOwner, PlannerWaitingOn } from '../workflows/search-attributes';
+import { cronProblem } from './cron';
 import { checkPlanSource, PLAN_WORKFLOW_TYPE, type PlanSource } from './plan';
 import type { PlanTrust } from '../plans/caller-agents';
 
@@ -16,6 +22,27 @@ export { ScheduleAlreadyRunning, ScheduleNotFoundError };
 
 export class InvalidScheduleError extends Error {
   override readonly name = 'InvalidScheduleError';
+  constructor(
+    message: string,
+    /** The request field at fault (`every`, `cron`, `scheduleId`), when it is one. */
+    readonly field?: string,
+    /** What is wrong with it, without the field's name. */
+    readonly detail?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The caller has as many schedules as it may (`maxPerCaller`): nothing was created. */
+export class TooManySchedulesError extends Error {
+  override readonly name = 'TooManySchedulesError';
+  constructor(
+    readonly principal: string,
+    readonly count: number,
+    readonly max: number,
+  ) {
+    super(`this caller has ${count} schedules, the most one caller may have (PLANNER_SCHEDULES_PER_CALLER (${max})); delete one first`);
+  }
 }
 
 export const OVERLAP_POLICIES = ['skip', 'buffer_one', 'allow_all'] as const;
@@ -29,7 +56,12 @@ export const ScheduleTimingSchema = z
     every: DurationSchema.optional().meta({ description: 'An interval such as "2s", "15m", "24h".' }),
     cron: z
       .string()
+      .max(200)
       .regex(/^\S+( \S+){4,6}$/, 'a cron expression of 5 to 7 fields, e.g. "0 3 * * *"')
+      .superRefine((cron, c) => {
+        const problem = cronProblem(cron);
+        if (problem) c.addIssue({ code: 'custom', message: problem });
+      })
       .optional()
       .meta({ description: 'A cron expression (UTC), e.g. "0 3 * * 1-5".' }),
     overlap: z.enum(OVERLAP_POLICIES).default('skip').meta({ description: 'When a run is still going at the next time: skip it (default), buffer one, or allow all.' }),
@@ -73,14 +105,37 @@ export interface PlanScheduleSummary {
   owner?: string;
 }
 
-/** Checks the plan and the timing, then creates the schedule; ScheduleAlreadyRunning when the id is taken. */
-export async function createPlanSchedule(client: Client, req: PlanScheduleRequest, opts: { taskQueue: string }): Promise<PlanScheduleSummary> {
+export interface CreateScheduleOptions {
+  taskQueue: string;
+  /** The shortest `every` allowed (PLANNER_SCHEDULE_MIN_INTERVAL on the API). */
+  minInterval?: string;
+  /** The most schedules one principal may have (PLANNER_SCHEDULES_PER_CALLER on the API). */
+  maxPerCaller?: number;
+}
+
+/**
+ * Checks the plan and the timing, then creates the schedule; ScheduleAlreadyRunning when the id is
+ * taken, InvalidScheduleError naming the field, TooManySchedulesError over the caller's bound.
+ */
+export async function createPlanSchedule(client: Client, req: PlanScheduleRequest, opts: CreateScheduleOptions): Promise<PlanScheduleSummary> {
   const id = ScheduleIdSchema.safeParse(req.scheduleId);
-  if (!id.success) throw new InvalidScheduleError(`scheduleId: ${describeIssues(id.error, req.scheduleId)}`);
+  if (!id.success) throw new InvalidScheduleError(`scheduleId: ${describeIssues(id.error, req.scheduleId)}`, 'scheduleId', describeIssues(id.error, req.scheduleId));
   const timing = ScheduleTimingSchema.safeParse(req.timing);
-  if (!timing.success) throw new InvalidScheduleError(`invalid schedule: ${describeIssues(timing.error, req.timing)}`);
-  const run: PlanRunInput = { ...checkPlanSource(req.source, { inputs: req.inputs, agentUrls: req.agentUrls, ...(req.trust ? { trust: req.trust } : {}) }), source: `schedule ${req.scheduleId}` };
+  if (!timing.success) {
+    const field = timing.error.issues[0]?.path[0];
+    const detail = describeIssues(timing.error, req.timing);
+    throw new InvalidScheduleError(`invalid schedule: ${detail}`, typeof field === 'string' ? field : undefined, typeof field === 'string' && detail.startsWith(`${field}: `) ? detail.slice(field.length + 2) : detail);
+  }
   const t = timing.data;
+  if (t.every !== undefined && opts.minInterval !== undefined && msToNumber(t.every) < msToNumber(opts.minInterval as Duration)) {
+    const detail = `${JSON.stringify(t.every)} is shorter than the shortest interval a schedule may have: PLANNER_SCHEDULE_MIN_INTERVAL (${opts.minInterval})`;
+    throw new InvalidScheduleError(`invalid schedule: every: ${detail}`, 'every', detail);
+  }
+  const run: PlanRunInput = { ...checkPlanSource(req.source, { inputs: req.inputs, agentUrls: req.agentUrls, ...(req.trust ? { trust: req.trust } : {}) }), source: `schedule ${req.scheduleId}` };
+  if (req.owner !== undefined && opts.maxPerCaller !== undefined) {
+    const count = await countSchedulesOf(client, req.owner);
+    if (count >= opts.maxPerCaller) throw new TooManySchedulesError(req.owner, count, opts.maxPerCaller);
+  }
   const owned = req.owner !== undefined ? [{ key: PlannerOwner, value: req.owner }] : [];
   await client.schedule.create({
     scheduleId: req.scheduleId,
@@ -99,7 +154,7 @@ export async function createPlanSchedule(client: Client, req: PlanScheduleReques
     ...(owned.length > 0 ? { typedSearchAttributes: owned } : {}),
     policies: { overlap: OVERLAP[t.overlap], catchupWindow: '1m' },
     // The timing as given: Temporal keeps a cron expression only compiled into calendars.
-    memo: { plan: run.plan.name, ...(t.every !== undefined ? { every: String(t.every) } : { cron: t.cron }) },
+    memo: { plan: run.plan.name, ...(t.every !== undefined ? { every: String(t.every) } : { cron: t.cron }), ...(req.owner !== undefined ? { principal: req.owner } : {}) },
     state: { ...(req.note ? { note: req.note } : {}) },
   });
   return describePlanSchedule(client, req.scheduleId);
@@ -107,6 +162,15 @@ export async function createPlanSchedule(client: Client, req: PlanScheduleReques
 
 export async function describePlanSchedule(client: Client, scheduleId: string): Promise<PlanScheduleSummary> {
   return summaryOf(await client.schedule.getHandle(scheduleId).describe());
+}
+
+/** How many schedules that start plans this principal created (its memo says so); from the list, no describe per schedule. */
+export async function countSchedulesOf(client: Client, principal: string): Promise<number> {
+  let n = 0;
+  for await (const s of client.schedule.list()) {
+    if (s.action?.workflowType === PLAN_WORKFLOW_TYPE && (s.memo as { principal?: unknown } | undefined)?.principal === principal) n++;
+  }
+  return n;
 }
 
 /** Every schedule that starts plans, by id; `owner`: only those of that principal (PlannerOwner). */

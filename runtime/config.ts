@@ -155,6 +155,21 @@ const ConfigSchema = z.object({
    * configured credential).
    */
   PLANNER_CALLER_AGENTS: z.enum(CALLER_AGENTS).default('registered'),
+  // Bounds per caller on `planner serve` (docs/security.md, "Bounds"): over one, a 4xx naming it.
+  /** Event streams and A2A subscriptions one caller may hold open at once, on one server process. */
+  PLANNER_STREAMS_PER_CALLER: z.coerce.number().int().min(1).default(20),
+  /** Push-notification configs one A2A task may have (checked by the face and by the plan). */
+  PLANNER_PUSH_CONFIGS_PER_TASK: z.coerce.number().int().min(1).max(1000).default(10),
+  /** Schedules one caller may have. */
+  PLANNER_SCHEDULES_PER_CALLER: z.coerce.number().int().min(1).default(20),
+  /** The shortest interval a schedule may have (`every`). */
+  PLANNER_SCHEDULE_MIN_INTERVAL: duration.default('1m'),
+  /** How deep a request body's JSON may nest (objects and arrays), on the API and the A2A face. */
+  PLANNER_JSON_MAX_DEPTH: z.coerce.number().int().min(2).max(10_000).default(64),
+  /** The largest answer: its text in UTF-8 bytes, or its data as JSON (API answers, A2A face messages). */
+  PLANNER_ANSWER_MAX_BYTES: z.coerce.number().int().min(1).default(64 * 1024),
+  /** How long an answer request waits for the agent's reply before it returns 202 (accepted, pending). */
+  PLANNER_ANSWER_WAIT: duration.default('30s'),
 });
 
 export type PlannerConfig = z.output<typeof ConfigSchema>;

@@ -1,6 +1,7 @@
 // The Express app of `planner serve`: request ids and pino request logs, the public health and
-// OpenAPI routes, the push webhook (its own per-task token), then bearer auth, the content-type and
-// body-size checks and the /v1 resources. Every error leaves as {error: {code, message, details}}.
+// OpenAPI routes, the push webhook (its own per-task token), then bearer auth, the content-type,
+// body-size and nesting-depth checks, the per-caller stream bound, and the /v1 resources. Every
+// error leaves as {error: {code, message, details}}.
 import { randomUUID } from 'node:crypto';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import { isGrpcServiceError } from '@temporalio/client';
@@ -8,6 +9,8 @@ import type { Logger } from 'pino';
 import type { ApiContext } from './context';
 import { ApiError } from './errors';
 import { requireBearer, type AuthSettings } from './auth';
+import { CallerStreams, STREAM_RETRY_AFTER_S } from './caller-streams';
+import { JsonTooDeepError, refuseDeepJson } from './json-depth';
 import { artifactsRouter } from './api/artifacts';
 import { inboxRouter } from './api/inbox';
 import { openApiDocument } from './api/openapi';
@@ -57,14 +60,17 @@ export function createApp(ctx: ApiContext, opts: AppOptions): express.Express {
     res.json(openApiDocument());
   });
 
+  // One count of open streams per caller for both surfaces (/v1 events, the face's subscriptions).
+  const streams = new CallerStreams(ctx.config.PLANNER_STREAMS_PER_CALLER);
   const v1 = express.Router();
   v1.use(requireBearer(opts.auth));
   v1.use(requireJsonBody);
-  v1.use(express.json({ limit: ctx.config.PLANNER_API_BODY_LIMIT, type: isJson, strict: true }));
+  v1.use(express.json({ limit: ctx.config.PLANNER_API_BODY_LIMIT, type: isJson, strict: true, verify: refuseDeepJson(ctx.config.PLANNER_JSON_MAX_DEPTH) }));
+  v1.get('/plans/:planId/events', holdStreamSlot(streams));
   v1.use(inboxRouter(ctx), tasksRouter(ctx), artifactsRouter(ctx), plansRouter(ctx), schedulesRouter(ctx));
   app.use('/v1', v1);
 
-  app.use(a2aRouter(ctx, opts.auth)); // the planner's A2A face: agent card, /a2a/jsonrpc, /a2a/rest (server/face/)
+  app.use(a2aRouter(ctx, opts.auth, process.env, streams)); // the planner's A2A face: agent card, /a2a/jsonrpc, /a2a/rest (server/face/)
 
   app.use((req, _res, next) => next(new ApiError(404, 'not_found', `no route ${req.method} ${req.path}`)));
   app.use(errorHandler(ctx));
@@ -85,6 +91,15 @@ const requireJsonBody: RequestHandler = (req, _res, next) => {
   const said = req.headers['content-type'];
   next(new ApiError(415, 'unsupported_media_type', `the body must be application/json, not ${said ? JSON.stringify(said) : 'of no stated type (no Content-Type)'}`));
 };
+
+/** An event stream holds one of its caller's slots until it closes; without a free one, a 429 naming the bound. */
+function holdStreamSlot(streams: CallerStreams): RequestHandler {
+  return (_req, res, next) => {
+    if (streams.take(res)) return next();
+    res.set('Retry-After', String(STREAM_RETRY_AFTER_S));
+    next(new ApiError(429, 'limit_exceeded', streams.refusal()));
+  };
+}
 
 function requestLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
@@ -135,6 +150,7 @@ function errorHandler(ctx: ApiContext): ErrorRequestHandler {
     const log: Logger = (res.locals.log as Logger | undefined) ?? ctx.logger;
     let api: ApiError;
     if (err instanceof ApiError) api = err;
+    else if (err instanceof JsonTooDeepError) api = new ApiError(400, 'invalid_request', `invalid request: body: ${err.message}`, [{ path: 'body', message: err.message }]);
     else if (err && typeof err === 'object' && 'type' in err && fromBodyParser(err as { type?: string }, ctx.config.PLANNER_API_BODY_LIMIT)) {
       api = fromBodyParser(err as { type?: string }, ctx.config.PLANNER_API_BODY_LIMIT)!;
     } else if (err && typeof err === 'object' && 'status' in err && typeof err.status === 'number' && err.status >= 400 && err.status < 500) {

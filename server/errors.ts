@@ -10,9 +10,11 @@ export type ErrorCode =
   | 'not_found'
   | 'conflict'
   | 'idempotency_key_reused'
+  | 'limit_exceeded'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'unavailable'
+  | 'timeout'
   | 'internal';
 
 export interface ErrorDetail {

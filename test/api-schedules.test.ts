@@ -21,7 +21,8 @@ let api: RunningServer;
 const suite = plannerSuite('api-schedules');
 beforeAll(async () => {
   reviewer = await startCodeReviewer({ questions: 0 }); // reviews at once: each plan completes by itself
-  api = await startApi(suite.client, suite.queue);
+  // A schedule every 2 s is what this suite watches run: below the default minimum interval (1m).
+  api = await startApi(suite.client, suite.queue, { PLANNER_SCHEDULE_MIN_INTERVAL: '1s' });
 });
 afterAll(() => Promise.all([api?.close(), reviewer?.close()]));
 

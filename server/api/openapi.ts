@@ -41,7 +41,9 @@ const errors = (...statuses: number[]): Record<number, ResponseDoc> =>
           409: 'Conflict: not waiting on a question, a stale turn, or not in a state that allows this.',
           413: 'The body is over PLANNER_API_BODY_LIMIT.',
           415: 'The body is not application/json.',
+          429: 'Over a per-caller bound (PLANNER_STREAMS_PER_CALLER open streams, PLANNER_SCHEDULES_PER_CALLER schedules); the message names it. Retry-After on streams.',
           503: 'Temporal did not answer.',
+          504: "The task's workflow did not take the answer within PLANNER_ANSWER_WAIT (no worker?); it may still take it.",
         }[s]!,
         schema: S.ErrorSchema,
       },
@@ -100,7 +102,11 @@ export const routes: RouteDoc[] = [
     description: "Sends the answer on the agent's task and returns the agent's next state (a new question, an approval request, working, completed).",
     params: S.TaskParams,
     body: S.AnswerBodySchema,
-    responses: { 200: { description: "The agent's state after the answer.", schema: S.AnswerResultSchema }, ...errors(400, 401, 404, 409, 413, 415) },
+    responses: {
+      200: { description: "The agent's state after the answer.", schema: S.AnswerResultSchema },
+      202: { description: 'The answer was accepted and is on its way; the agent had not replied within PLANNER_ANSWER_WAIT.', schema: S.AnswerPendingSchema },
+      ...errors(400, 401, 404, 409, 413, 415, 504),
+    },
   },
   {
     method: 'get',
@@ -164,7 +170,11 @@ export const routes: RouteDoc[] = [
     summary: 'Answer the question a plan step waits on',
     params: S.StepParams,
     body: S.AnswerBodySchema,
-    responses: { 200: { description: "The agent's state after the answer.", schema: S.StepAnswerResultSchema }, ...errors(400, 401, 404, 409, 413, 415) },
+    responses: {
+      200: { description: "The agent's state after the answer.", schema: S.StepAnswerResultSchema },
+      202: { description: 'The answer was accepted and is on its way; the agent had not replied within PLANNER_ANSWER_WAIT.', schema: S.AnswerPendingSchema },
+      ...errors(400, 401, 404, 409, 413, 415, 504),
+    },
   },
   {
     method: 'get',
@@ -175,7 +185,7 @@ export const routes: RouteDoc[] = [
       'event: status (the current state first, then each change; data: the Plan status), event: problem (data: {message}), ' +
       'event: end (the plan closed; data: {planId, workflowStatus, state}). Read from Temporal (history long-poll, then the status query): any replica serves it.',
     params: S.PlanParams,
-    responses: { 200: { description: 'An event stream.', contentType: 'text/event-stream' }, ...errors(400, 401, 404) },
+    responses: { 200: { description: 'An event stream.', contentType: 'text/event-stream' }, ...errors(400, 401, 404, 429) },
   },
   {
     method: 'post',
@@ -183,7 +193,7 @@ export const routes: RouteDoc[] = [
     tag: 'schedules',
     summary: 'Create a Temporal Schedule that starts a plan with inputs, every interval or on a cron expression',
     body: S.CreateScheduleBodySchema,
-    responses: { 201: { description: 'Created.', schema: S.ScheduleSchema }, ...errors(400, 401, 409, 413, 415) },
+    responses: { 201: { description: 'Created.', schema: S.ScheduleSchema }, ...errors(400, 401, 409, 413, 415, 429) },
   },
   {
     method: 'get',

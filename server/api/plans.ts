@@ -7,11 +7,13 @@ import { createHash } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { Router } from 'express';
 import type { z } from 'zod';
-import { answerStep, cancelPlan, describePlan, PlanNotFoundError, startPlan, PLAN_WORKFLOW_TYPE } from '../../client/plan';
+import { answerStepWithin, cancelPlan, describePlan, PlanNotFoundError, startPlan, PLAN_WORKFLOW_TYPE } from '../../client/plan';
 import { PlanId, PlannerWaitingOn } from '../../workflows/search-attributes';
 import { callerOfResponse } from '../auth';
 import { planTrust, type ApiContext } from '../context';
 import { ApiError, conflict, parseOr400 } from '../errors';
+import { answerWithin, refuseLargeAnswer } from './answer-wait';
+import { openPageToken, pageTokenKey, sealPageToken } from './page-token';
 import { streamPlanEvents } from './plan-events';
 import { ownedClause, requireOwnedPlan } from './ownership';
 import { loadPlan, withPlan } from './plan-source';
@@ -91,6 +93,7 @@ function keyword(fields: Record<string, { data?: Uint8Array | null }> | null | u
 export function plansRouter(ctx: ApiContext): Router {
   const router = Router();
   const taskQueue = ctx.config.PLANNER_TASK_QUEUE;
+  const pageKey = pageTokenKey(ctx.config);
 
   router.post('/plans', async (req, res) => {
     const body: unknown = req.body;
@@ -162,16 +165,18 @@ export function plansRouter(ctx: ApiContext): Router {
     if (within !== undefined) parts.push(within);
     if (q.status) parts.push(`ExecutionStatus = "${STATUS_QUERY[q.status]}"`);
     if (q.waitingOn) parts.push(`${PlannerWaitingOn.name} = "${q.waitingOn}"`);
+    const query = parts.join(' AND ');
     let nextPageToken: Buffer | undefined;
     if (q.pageToken !== undefined) {
-      nextPageToken = Buffer.from(q.pageToken, 'base64url');
-      if (nextPageToken.length === 0) throw new ApiError(400, 'invalid_request', 'invalid request: query.pageToken: not a page token this API issued', [{ path: 'query.pageToken', message: 'not a page token this API issued' }]);
+      // Checked here, at once: Temporal retries a token it cannot read for ~19 s (page-token.ts).
+      nextPageToken = openPageToken(pageKey, query, q.pageToken);
+      if (!nextPageToken) throw new ApiError(400, 'invalid_request', 'invalid request: query.pageToken: not a page token this API issued for this query (start from the first page)', [{ path: 'query.pageToken', message: 'not a page token this API issued for this query' }]);
     }
     let resp;
     try {
       resp = await ctx.temporal.workflowService.listWorkflowExecutions({
         namespace: ctx.config.TEMPORAL_NAMESPACE,
-        query: parts.join(' AND '),
+        query,
         pageSize: q.pageSize,
         ...(nextPageToken ? { nextPageToken } : {}),
       });
@@ -199,7 +204,7 @@ export function plansRouter(ctx: ApiContext): Router {
           uiUrl: ctx.uiLink(planId),
         };
       }),
-      ...(resp.nextPageToken && resp.nextPageToken.length > 0 ? { nextPageToken: Buffer.from(resp.nextPageToken).toString('base64url') } : {}),
+      ...(resp.nextPageToken && resp.nextPageToken.length > 0 ? { nextPageToken: sealPageToken(pageKey, query, resp.nextPageToken) } : {}),
     };
     res.json(out);
   });
@@ -229,15 +234,27 @@ export function plansRouter(ctx: ApiContext): Router {
   router.post('/plans/:planId/steps/:stepId/answer', async (req, res) => {
     const { planId, stepId } = parseOr400(StepParams, 'path', req.params);
     const answer = parseOr400(AnswerBodySchema, 'body', req.body);
+    refuseLargeAnswer(ctx, answer);
     const desc = await withPlan(() => requireOwnedPlan(ctx.temporal, callerOfResponse(res.locals), planId));
     if (desc.status.name !== 'RUNNING') throw conflict(`plan ${planId} is ${desc.status.name}: no step waits on a question`);
-    const result = await withPlan(() =>
-      answerStep(ctx.temporal, planId, stepId, {
-        ...(answer.text !== undefined ? { text: answer.text } : { data: answer.data }),
-        ...(answer.turn !== undefined ? { turn: answer.turn } : {}),
-        from: 'api',
-      }),
+    // At most PLANNER_ANSWER_WAIT for the agent's reply; then 202, the answer on its way.
+    const result = await answerWithin(
+      ctx,
+      res,
+      { workflowId: `${planId}.${stepId}`, planId, stepId, ...(answer.turn !== undefined ? { turn: answer.turn } : {}), uiUrl: ctx.uiLink(planId) },
+      (waitMs) =>
+        withPlan(() =>
+          answerStepWithin(
+            ctx.temporal,
+            planId,
+            stepId,
+            { ...(answer.text !== undefined ? { text: answer.text } : { data: answer.data }), ...(answer.turn !== undefined ? { turn: answer.turn } : {}), from: 'api' },
+            waitMs,
+          ),
+        ),
+      (replied) => replied,
     );
+    if (!result) return; // 202: pending
     ctx.logger.info({ planId, stepId, turn: result.turn, state: result.state }, 'step answered');
     const out: z.input<typeof StepAnswerResultSchema> = { planId, stepId, ...result, uiUrl: ctx.uiLink(planId) };
     res.json(out);

@@ -1,6 +1,8 @@
 // Temporal Schedules that start a plan with inputs (client/schedule.ts, shared with the CLI). A
 // caller's schedule is its own (PlannerOwner on the schedule and on every plan it starts): another
 // caller gets the not-found answer for it on every route; an operator reaches all (ownership.ts).
+// Each caller may have PLANNER_SCHEDULES_PER_CALLER of them (429 past that), none shorter than
+// PLANNER_SCHEDULE_MIN_INTERVAL; a bad interval or cron field is a 400 naming body.every or body.cron.
 import { Router } from 'express';
 import type { z } from 'zod';
 import {
@@ -12,6 +14,7 @@ import {
   ScheduleAlreadyRunning,
   ScheduleNotFoundError,
   triggerPlanSchedule,
+  TooManySchedulesError,
   type PlanScheduleSummary,
 } from '../../client/schedule';
 import { InvalidPlanError } from '../../client/plan';
@@ -70,13 +73,23 @@ export function schedulesRouter(ctx: ApiContext): Router {
           trust: planTrust(ctx.config, b.planFile !== undefined ? 'operator' : 'caller', 'caller'),
           owner: caller.principal,
         },
-        { taskQueue: ctx.config.PLANNER_TASK_QUEUE },
+        {
+          taskQueue: ctx.config.PLANNER_TASK_QUEUE,
+          minInterval: ctx.config.PLANNER_SCHEDULE_MIN_INTERVAL,
+          maxPerCaller: ctx.config.PLANNER_SCHEDULES_PER_CALLER,
+        },
       );
     } catch (err) {
       if (err instanceof ScheduleAlreadyRunning) throw conflict(`a schedule with id ${b.scheduleId} exists already; delete it first`);
+      if (err instanceof TooManySchedulesError) throw new ApiError(429, 'limit_exceeded', err.message);
+      if (err instanceof InvalidScheduleError && err.field !== undefined) {
+        const detail = err.detail ?? err.message;
+        throw new ApiError(400, 'invalid_request', `invalid request: body.${err.field}: ${detail}`, [{ path: `body.${err.field}`, message: detail }]);
+      }
       if (err instanceof InvalidPlanError || err instanceof InvalidScheduleError) throw new ApiError(400, 'invalid_request', err.message);
-      // The server's own check of a cron expression.
-      if ((err as { code?: number }).code === 3) throw new ApiError(400, 'invalid_request', `invalid schedule: ${(err as Error).message}`);
+      // The server's own check of the spec (INVALID_ARGUMENT, also as the client's ServiceError's cause), behind ours.
+      const refused = [err, (err as { cause?: unknown }).cause].find((e) => (e as { code?: number } | undefined)?.code === 3) as Error | undefined;
+      if (refused) throw new ApiError(400, 'invalid_request', `invalid schedule: ${refused.message}`);
       throw err;
     }
     ctx.logger.info({ scheduleId: b.scheduleId, plan: created.plan }, 'schedule created');

@@ -8,7 +8,7 @@ import { z } from 'zod';
 export const ErrorSchema = z
   .object({
     error: z.object({
-      code: z.enum(['invalid_request', 'unauthenticated', 'not_found', 'conflict', 'payload_too_large', 'unsupported_media_type', 'unavailable', 'internal']),
+      code: z.enum(['invalid_request', 'unauthenticated', 'not_found', 'conflict', 'limit_exceeded', 'payload_too_large', 'unsupported_media_type', 'unavailable', 'timeout', 'internal']),
       message: z.string().meta({ description: 'What is wrong, naming the field path and the problem with its value.' }),
       details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
     }),
@@ -71,6 +71,19 @@ export const AnswerResultSchema = z
     uiUrl: UiUrl,
   })
   .meta({ id: 'AnswerResult' });
+
+export const AnswerPendingSchema = z
+  .object({
+    workflowId: z.string().meta({ description: "The answered task's workflow (a plan step's task for the step route)." }),
+    planId: z.string().optional(),
+    stepId: z.string().optional(),
+    turn: z.int().optional().meta({ description: 'The question turn the answer names, when it named one.' }),
+    accepted: z.literal(true).meta({ description: 'The task took the answer: it is durable and on its way to the agent.' }),
+    pending: z.literal('agent-reply').meta({ description: "What has not happened yet: the agent's reply to the answer." }),
+    message: z.string().meta({ description: 'What happened and where to look next, naming PLANNER_ANSWER_WAIT.' }),
+    uiUrl: UiUrl,
+  })
+  .meta({ id: 'AnswerPending', description: "202: the answer was accepted, but the agent had not replied within PLANNER_ANSWER_WAIT." });
 
 const WatchProblemSchema = z.object({ kind: z.literal('unreachable'), since: z.string(), error: z.string() });
 

@@ -2,10 +2,11 @@
 // any; ownership.ts). Reads and answers go through client/delegated-task.ts, the same code the CLI uses.
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { Router } from 'express';
-import { answerTask, DelegatedTaskNotFoundError, describeTask } from '../../client/delegated-task';
+import { answerTaskWithin, DelegatedTaskNotFoundError, describeTask } from '../../client/delegated-task';
 import { callerOfResponse } from '../auth';
 import type { ApiContext } from '../context';
 import { conflict, notFound, parseOr400 } from '../errors';
+import { answerWithin, refuseLargeAnswer } from './answer-wait';
 import { requireOwnedTask } from './ownership';
 import { AnswerBodySchema, TaskParams, type AnswerResultSchema, type TaskSchema } from './schemas';
 import type { z } from 'zod';
@@ -24,15 +25,25 @@ export function tasksRouter(ctx: ApiContext): Router {
   router.post('/tasks/:workflowId/answer', async (req, res) => {
     const { workflowId } = parseOr400(TaskParams, 'path', req.params);
     const answer = parseOr400(AnswerBodySchema, 'body', req.body);
+    refuseLargeAnswer(ctx, answer);
     const desc = await withTask(workflowId, () => requireOwnedTask(ctx.temporal, callerOfResponse(res.locals), workflowId));
     if (desc.status.name !== 'RUNNING') throw conflict(`${workflowId} is ${desc.status.name}, not waiting on a question: nothing to answer`);
     let result;
     try {
-      result = await answerTask(ctx.temporal, workflowId, {
-        ...(answer.text !== undefined ? { text: answer.text } : { data: answer.data }),
-        ...(answer.turn !== undefined ? { turn: answer.turn } : {}),
-        from: 'api',
-      });
+      // At most PLANNER_ANSWER_WAIT for the agent's reply; then 202, the answer on its way.
+      result = await answerWithin(
+        ctx,
+        res,
+        { workflowId, ...(answer.turn !== undefined ? { turn: answer.turn } : {}), uiUrl: ctx.uiLink(workflowId) },
+        (waitMs) =>
+          answerTaskWithin(
+            ctx.temporal,
+            workflowId,
+            { ...(answer.text !== undefined ? { text: answer.text } : { data: answer.data }), ...(answer.turn !== undefined ? { turn: answer.turn } : {}), from: 'api' },
+            waitMs,
+          ),
+        (replied) => replied,
+      );
     } catch (err) {
       // The workflow's validator said why (not waiting, stale turn, an answer already on its way),
       // or the task ended while the answer was on its way.
@@ -40,6 +51,7 @@ export function tasksRouter(ctx: ApiContext): Router {
       if (err instanceof WorkflowNotFoundError) throw conflict(`${workflowId} closed before the answer arrived`);
       throw err;
     }
+    if (!result) return; // 202: pending
     const body: z.input<typeof AnswerResultSchema> = { workflowId, ...result, uiUrl: ctx.uiLink(workflowId) };
     ctx.logger.info({ workflowId, turn: result.turn, state: result.state }, 'answer delivered');
     res.json(body);

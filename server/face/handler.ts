@@ -26,6 +26,8 @@ import { PlanWorkflow } from '../../workflows/plan/workflow';
 import type { PlanRunInput } from '../../workflows/plan/input';
 import { PlanUpdateRefusal, upstreamMessageUpdate, type PlanWorkflowInput } from '../../workflows/plan/messages';
 import { A2aTaskState, PlanId, PlannerOwner, PlannerWaitingOn, PlannerWaitingSince } from '../../workflows/search-attributes';
+import { answerOf } from '../../workflows/plan/a2a-task';
+import { answerSizeProblem } from '../answer-bounds';
 import { listCallerTasks } from './list-tasks';
 import { ConfigIdSchema, HistoryLengthSchema, IdSchema, invalidParams, parseParams } from './params';
 import { refusedAs } from './plan-refusals';
@@ -55,6 +57,10 @@ export interface HandlerOptions {
    * worker opens them). Without it push notifications are not offered (the card says so, -32003).
    */
   webhookSecret?: string;
+  /** PLANNER_ANSWER_MAX_BYTES: the largest answer a follow-up message may carry. */
+  answerMaxBytes: number;
+  /** PLANNER_PUSH_CONFIGS_PER_TASK: the most push configs one task may have (the plan checks it too). */
+  pushConfigsPerTask: number;
 }
 
 const GetTaskParams = z.object({ id: IdSchema, historyLength: HistoryLengthSchema });
@@ -83,7 +89,7 @@ export class PlannerRequestHandler implements A2ARequestHandler {
   private readonly push: PushConfigs;
 
   constructor(private readonly options: HandlerOptions) {
-    this.push = new PushConfigs(options.client, options.webhookSecret);
+    this.push = new PushConfigs(options.client, options.webhookSecret, options.pushConfigsPerTask);
   }
 
   private get client(): Client {
@@ -132,6 +138,11 @@ export class PlannerRequestHandler implements A2ARequestHandler {
     const inline = configuration?.taskPushNotificationConfig;
     const push = inline ? this.push.accept(inline, 'configuration.taskPushNotificationConfig') : undefined;
     if (message.taskId) {
+      // A follow-up is an answer: bounded before anything is read or forwarded.
+      const tooLarge = answerSizeProblem(answerOf(message.parts), this.options.answerMaxBytes);
+      if (tooLarge) throw invalidParams(`message.parts: ${tooLarge.message}`);
+      // A webhook the task has no room for refuses the whole message: nothing is delivered.
+      if (push) await this.push.requireRoom(message.taskId, 'configuration.taskPushNotificationConfig');
       const { taskId, historyIndex } = await this.deliver(message);
       if (push) await this.push.create(taskId, push);
       return { taskId, historyIndex, configuration };
@@ -154,7 +165,10 @@ export class PlannerRequestHandler implements A2ARequestHandler {
       throw e;
     }
     const upstream: Message = { ...message, taskId, contextId };
-    const input: PlanWorkflowInput = { ...run, a2a: { contextId, message: upstream, ...(push ? { pushConfigs: [push] } : {}) } };
+    const input: PlanWorkflowInput = {
+      ...run,
+      a2a: { contextId, message: upstream, ...(push ? { pushConfigs: [push] } : {}), maxPushConfigs: this.options.pushConfigsPerTask },
+    };
     try {
       await this.client.workflow.start(PlanWorkflow, {
         taskQueue: this.options.taskQueue,

@@ -1,13 +1,16 @@
 // The planner's own A2A v1.0 face in `planner serve`: the public agent card, then bearer auth
 // (PLANNER_API_TOKEN, as the API), JSON-RPC at /a2a/jsonrpc and HTTP+JSON under /a2a/rest.
 // @a2a-js/sdk's transports do the protocol's edges (A2A-Version, error codes, SSE framing); the
-// PlannerRequestHandler serves every method from Temporal. See docs/a2a-server.md.
+// PlannerRequestHandler serves every method from Temporal. Ahead of the SDK: the body's size and
+// nesting depth, and the caller's bound on open streams (shared with /v1). See docs/a2a-server.md.
 import { createHash } from 'node:crypto';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import { jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import type { AgentCard } from '../../a2a/schema';
 import type { ApiContext } from '../context';
 import { principalOfResponse, requireBearer, type AuthSettings } from '../auth';
+import { CallerStreams, STREAM_RETRY_AFTER_S } from '../caller-streams';
+import { JsonTooDeepError, refuseDeepJson } from '../json-depth';
 import { PlannerRequestHandler, requestScope } from './handler';
 import { PLAN_DOCUMENT_SKILL, agentUrlsFrom, planSkills, type PlanSkill } from './plans';
 
@@ -41,8 +44,13 @@ function baseUrlOf(req: Request): string {
   return `${req.protocol}://${req.get('host') ?? 'localhost'}`;
 }
 
-/** The face's routes; mounted by createApp before its 404 handler. */
-export function a2aRouter(ctx: ApiContext, auth: AuthSettings, env: NodeJS.ProcessEnv = process.env): express.Router {
+/** The face's routes; mounted by createApp before its 404 handler. `streams`: the count of open streams it shares with /v1. */
+export function a2aRouter(
+  ctx: ApiContext,
+  auth: AuthSettings,
+  env: NodeJS.ProcessEnv = process.env,
+  streams: CallerStreams = new CallerStreams(ctx.config.PLANNER_STREAMS_PER_CALLER),
+): express.Router {
   const push = ctx.config.PLANNER_WEBHOOK_SECRET !== undefined;
   const skills = (): PlanSkill[] => planSkills(ctx.config.PLANNER_PLAN_DIR, (file, why) => ctx.logger.warn({ file, why }, 'plan file left out of the agent card'));
   const handler = new PlannerRequestHandler({
@@ -53,6 +61,8 @@ export function a2aRouter(ctx: ApiContext, auth: AuthSettings, env: NodeJS.Proce
     agentUrls: agentUrlsFrom(env),
     callerRules: { callerAgents: ctx.config.PLANNER_CALLER_AGENTS, registered: ctx.config.PLANNER_AGENTS },
     webhookSecret: ctx.config.PLANNER_WEBHOOK_SECRET,
+    answerMaxBytes: ctx.config.PLANNER_ANSWER_MAX_BYTES,
+    pushConfigsPerTask: ctx.config.PLANNER_PUSH_CONFIGS_PER_TASK,
   });
   const router = express.Router();
 
@@ -79,21 +89,52 @@ export function a2aRouter(ctx: ApiContext, auth: AuthSettings, env: NodeJS.Proce
     requestScope.run({ signal: ac.signal, principal: principalOfResponse(res.locals) }, () => next());
   };
   const bearer = requireBearer(auth);
-  const limit = ctx.config.PLANNER_API_BODY_LIMIT;
-  router.use(JSONRPC_PATH, bearer, scoped, ...faceBody(limit, 'jsonrpc'), jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
-  router.use(REST_PATH, bearer, scoped, ...faceBody(limit, 'rest'), restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+  const bounds = { limit: ctx.config.PLANNER_API_BODY_LIMIT, maxDepth: ctx.config.PLANNER_JSON_MAX_DEPTH };
+  router.use(JSONRPC_PATH, bearer, scoped, ...faceBody(bounds, 'jsonrpc'), streamSlot(streams, 'jsonrpc'), jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+  router.use(REST_PATH, bearer, scoped, ...faceBody(bounds, 'rest'), streamSlot(streams, 'rest'), restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
   return router;
+}
+
+/** The methods that answer with a stream, in v1.0 and 0.3 names (JSON-RPC). */
+const STREAMING_METHODS = new Set(['SendStreamingMessage', 'SubscribeToTask', 'message/stream', 'tasks/resubscribe']);
+
+/**
+ * A streaming call (SendStreamingMessage, SubscribeToTask) holds one of its caller's stream slots
+ * until it closes. Without a free one: HTTP 429 with Retry-After, JSON-RPC error -32000 (a
+ * server error of the implementation's own: A2A has no code for it) or REST RESOURCE_EXHAUSTED,
+ * naming PLANNER_STREAMS_PER_CALLER.
+ */
+function streamSlot(streams: CallerStreams, binding: 'jsonrpc' | 'rest'): RequestHandler {
+  return (req, res, next) => {
+    const body = req.body as { method?: unknown; id?: unknown } | undefined;
+    const streaming = binding === 'jsonrpc' ? typeof body?.method === 'string' && STREAMING_METHODS.has(body.method) : /:(stream|subscribe)$/.test(req.path);
+    if (!streaming || streams.take(res)) return next();
+    res.status(429).set('Retry-After', String(STREAM_RETRY_AFTER_S));
+    const message = `Too many open streams: ${streams.refusal()}`;
+    if (binding === 'jsonrpc') {
+      const id = typeof body?.id === 'string' || typeof body?.id === 'number' ? body.id : null;
+      res.json({ jsonrpc: '2.0', id, error: { code: -32000, message } });
+    } else {
+      res.type('application/a2a+json').json({ error: { code: 429, status: 'RESOURCE_EXHAUSTED', message, details: [] } });
+    }
+  };
 }
 
 /**
  * The face's body parser, ahead of the SDK's (which then finds the body read and skips): the SDK's
  * own stops at body-parser's 100 KB default whatever PLANNER_API_BODY_LIMIT says. Its errors are
  * answered here in each binding's shape, as the SDK answers them: a parse error is JSON-RPC -32700
- * (HTTP 200) or a REST 400; a body over the limit is 413.
+ * (HTTP 200) or a REST 400; a body over the limit is 413; a body nested deeper than
+ * PLANNER_JSON_MAX_DEPTH is never parsed: HTTP 400, JSON-RPC -32600 or REST INVALID_ARGUMENT.
  */
-function faceBody(limit: number, binding: 'jsonrpc' | 'rest'): [RequestHandler, ErrorRequestHandler] {
-  const parse = express.json({ limit, type: ['application/json', 'application/a2a+json'], strict: false });
+function faceBody({ limit, maxDepth }: { limit: number; maxDepth: number }, binding: 'jsonrpc' | 'rest'): [RequestHandler, ErrorRequestHandler] {
+  const parse = express.json({ limit, type: ['application/json', 'application/a2a+json'], strict: false, verify: refuseDeepJson(maxDepth) });
   const fail: ErrorRequestHandler = (err: { type?: string; status?: number }, _req, res, next) => {
+    if (err instanceof JsonTooDeepError) {
+      if (binding === 'jsonrpc') res.status(400).json({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: ${err.message}` } });
+      else res.status(400).type('application/a2a+json').json({ error: { code: 400, status: 'INVALID_ARGUMENT', message: err.message, details: [] } });
+      return;
+    }
     const tooLarge = err.type === 'entity.too.large';
     const malformed = err instanceof SyntaxError || err.type === 'entity.parse.failed';
     if (!tooLarge && !malformed) return next(err);

@@ -5,7 +5,9 @@
 // and seals its token and credentials with PLANNER_WEBHOOK_SECRET so history never holds them in
 // the clear; a URL with a query or fragment (where secrets hide) is refused, since the URL stays in
 // the clear (a2a/webhook-url.ts). Plans started before the `a2a-upstream-push` patch have no push
-// handlers: their push-configs query is not registered, which is how the face tells them apart.
+// handlers: their push-configs query is not registered, which is how the face tells them apart. A
+// task has at most PLANNER_PUSH_CONFIGS_PER_TASK configs (each change is one POST per config):
+// checked here, and again by the plan's validator.
 import { QueryNotRegisteredError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { TaskPushNotificationConfig as SdkPushConfig } from '@a2a-js/sdk';
 import { PushNotificationNotSupportedError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
@@ -41,6 +43,8 @@ export class PushConfigs {
     private readonly client: Client,
     /** PLANNER_WEBHOOK_SECRET: push notifications are offered only with it. */
     private readonly webhookSecret: string | undefined,
+    /** PLANNER_PUSH_CONFIGS_PER_TASK. */
+    private readonly perTask: number,
   ) {}
 
   /** The secret that seals configs; -32003 when there is none (the card says pushNotifications: false). */
@@ -65,18 +69,37 @@ export class PushConfigs {
     };
   }
 
-  /** Registers the webhook with the task's plan, which assigns its id. */
+  /** Registers the webhook with the task's plan, which assigns its id; -32602 naming the bound when the task has its most. */
   async create(taskId: string, config: SealedPushConfig): Promise<SdkPushConfig> {
     try {
-      if ((await this.registered(taskId)) !== undefined) {
+      const existing = await this.registered(taskId);
+      if (existing !== undefined) {
+        if (existing.length >= this.perTask) throw invalidParams(`taskId: ${this.tooMany(taskId, existing.length)}`);
         return this.toSdk(taskId, await this.client.workflow.getHandle(taskId).executeUpdate(createPushConfigUpdate, { args: [config] }));
       }
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) throw new UnsupportedOperationError({ message: `Task ${taskId} has ended: there is nothing more to notify` });
       if (refusedAs(err, PlanUpdateRefusal.InvalidPushConfig)) throw invalidParams(err.cause.message);
+      if (refusedAs(err, PlanUpdateRefusal.TooManyPushConfigs)) throw invalidParams(`taskId: ${err.cause.message}`);
       throw err;
     }
     throw new UnsupportedOperationError({ message: `Task ${taskId} was started before this planner delivered push notifications; use SubscribeToTask or GetTask` });
+  }
+
+  /** -32602 naming `field` and the bound when the task already has its most configs (an unknown task passes: its lookup says so). */
+  async requireRoom(taskId: string, field: string): Promise<void> {
+    let existing: UpstreamPushConfig[] | undefined;
+    try {
+      existing = await this.registered(taskId);
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) return;
+      throw err;
+    }
+    if (existing !== undefined && existing.length >= this.perTask) throw invalidParams(`${field}: ${this.tooMany(taskId, existing.length)}`);
+  }
+
+  private tooMany(taskId: string, count: number): string {
+    return `task ${taskId} has ${count} push notification configs, the most one task may have (PLANNER_PUSH_CONFIGS_PER_TASK (${this.perTask})); delete one first`;
   }
 
   /** The task's configs, in creation order ([] for a plan started before push support). */

@@ -2,12 +2,13 @@
 // (server/face/). The configs live in the plan (durable, served by any replica); each recorded
 // status and each new artifact is queued per config and POSTed by an activity, in order, one at a
 // time per webhook. A change is keyed <task>/<event>/<config>: the activity sends that key on
-// every attempt, and a key delivered once is never queued again.
+// every attempt, and a key delivered once is never queued again. Each config costs an activity per
+// change, so a task has a bounded number (the validator refuses one more, leaving no event).
 import { ApplicationFailure, CancellationScope, condition, log, proxyActivities, uuid4 } from '@temporalio/workflow';
 import type { PlannerActivities } from '../../activities';
 import type { Artifact, Message } from '../../a2a/schema';
 import { webhookUrlProblem } from '../../a2a/webhook-url';
-import { PlanUpdateRefusal, type UpstreamPushConfig } from './messages';
+import { PUSH_CONFIGS_PER_TASK, PlanUpdateRefusal, type UpstreamPushConfig } from './messages';
 
 const { deliverUpstreamPush } = proxyActivities<Pick<PlannerActivities, 'deliverUpstreamPush'>>({
   startToCloseTimeout: '30s',
@@ -41,6 +42,8 @@ export class PlanPushRecord {
   constructor(
     readonly taskId: string,
     inline: Array<Omit<UpstreamPushConfig, 'id'>> = [],
+    /** The most configs the task may have (checked by the create update's validator). */
+    readonly maxConfigs: number = PUSH_CONFIGS_PER_TASK,
   ) {
     for (const c of inline) if (!configProblem(c)) this.create(c);
   }
@@ -58,10 +61,21 @@ export class PlanPushRecord {
     return [...this.configs.values()];
   }
 
-  /** The createPushConfig update's validator: a refused config leaves no history event; its type tells the face why. */
+  /**
+   * The createPushConfig update's validator: a refused config leaves no history event; its type
+   * tells the face why. Validators do not run on replay, so the bound needs no patch: an update
+   * already in a history replays as it was accepted.
+   */
   checkConfig(c: Omit<UpstreamPushConfig, 'id'>): void {
     const problem = configProblem(c);
     if (problem) throw ApplicationFailure.create({ type: PlanUpdateRefusal.InvalidPushConfig, message: problem, nonRetryable: true });
+    if (this.configs.size >= this.maxConfigs) {
+      throw ApplicationFailure.create({
+        type: PlanUpdateRefusal.TooManyPushConfigs,
+        message: `task ${this.taskId} has ${this.configs.size} push notification configs, the most it may have (PLANNER_PUSH_CONFIGS_PER_TASK (${this.maxConfigs}) when it started); delete one first`,
+        nonRetryable: true,
+      });
+    }
   }
 
   /** The deletePushConfig update (idempotent). */

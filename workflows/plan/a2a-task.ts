@@ -97,7 +97,9 @@ export function parseA2a(input: PlanWorkflowInput): PlanA2aInput | undefined {
   }
   // Inline webhooks were checked by the face; PlanPushRecord keeps only the ones that still pass.
   const pushConfigs = Array.isArray(a2a.pushConfigs) ? a2a.pushConfigs : undefined;
-  return { contextId: a2a.contextId, message: message.data, ...(pushConfigs ? { pushConfigs } : {}) };
+  const max = a2a.maxPushConfigs;
+  const maxPushConfigs = typeof max === 'number' && Number.isInteger(max) && max >= 1 ? max : undefined;
+  return { contextId: a2a.contextId, message: message.data, ...(pushConfigs ? { pushConfigs } : {}), ...(maxPushConfigs ? { maxPushConfigs } : {}) };
 }
 
 /** The answer a message carries: its text parts joined, and its first data part. */

@@ -91,7 +91,12 @@ export interface PlanA2aInput {
   message: Message;
   /** A webhook given inline with the first message (configuration.taskPushNotificationConfig). */
   pushConfigs?: Array<Omit<UpstreamPushConfig, 'id'>>;
+  /** The most push configs the task may have (PLANNER_PUSH_CONFIGS_PER_TASK when the face started it); absent: PUSH_CONFIGS_PER_TASK. */
+  maxPushConfigs?: number;
 }
+
+/** The most push configs a task may have when its input does not say (plans started before the bound). */
+export const PUSH_CONFIGS_PER_TASK = 10;
 
 /** PlanWorkflow's input: the plan run, and for a plan started over A2A, the task it serves. */
 export type PlanWorkflowInput = PlanRunInput & { a2a?: PlanA2aInput };
@@ -107,6 +112,8 @@ export const PlanUpdateRefusal = {
   InvalidMessage: 'InvalidMessage',
   /** createPushConfig: the config's url, scheme or sealed field cannot be used. */
   InvalidPushConfig: 'InvalidPushConfig',
+  /** createPushConfig: the task has as many configs as it may (PlanA2aInput.maxPushConfigs). */
+  TooManyPushConfigs: 'TooManyPushConfigs',
 } as const;
 export type PlanUpdateRefusalType = (typeof PlanUpdateRefusal)[keyof typeof PlanUpdateRefusal];
 

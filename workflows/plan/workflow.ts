@@ -44,7 +44,7 @@ export async function PlanWorkflow(raw: PlanWorkflowInput): Promise<PlanResult> 
     });
   }
   // Push notifications to upstream webhooks came later: plans started before them have none.
-  const push = a2a && patched('a2a-upstream-push') ? new PlanPushRecord(plan.planId, a2a.pushConfigs) : undefined;
+  const push = a2a && patched('a2a-upstream-push') ? new PlanPushRecord(plan.planId, a2a.pushConfigs, a2a.maxPushConfigs) : undefined;
   if (push) {
     setHandler(pushConfigsQuery, () => push.list());
     setHandler(createPushConfigUpdate, (config) => push.create(config), {
