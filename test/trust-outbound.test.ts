@@ -230,7 +230,7 @@ it("5. the card's URLs come from PLANNER_PUBLIC_URL; without it the card says Va
   expect(() => loadConfig(apiEnv(suite.queue, { PLANNER_PUBLIC_URL: 'https://planner.example.com/?x=1' }))).toThrow(/PLANNER_PUBLIC_URL/);
 });
 
-it('6. /readyz checks Temporal and its 503 names no address; /healthz is liveness', async () => {
+it('6. /readyz checks Temporal, a read while Temporal is down is a 503 (not a 500), and no 503 names its address; /healthz is liveness', async () => {
   expect((await call(api.url, 'GET', '/readyz', { token: null })).body).toEqual({ ready: true });
   const { freePort } = await import('../deploy/dev/dev-server');
   const nowhere = `127.0.0.1:${await freePort()}`;
@@ -245,7 +245,8 @@ it('6. /readyz checks Temporal and its 503 names no address; /healthz is livenes
     expect(ready.status).toBe(503);
     expect(ready.body).toMatchObject({ error: { code: 'unavailable', message: expect.stringContaining('not ready') } });
     const read = await call(down.url, 'GET', '/v1/plans');
-    expect(read.status).toBe(503);
+    expect(read.status).toBe(503); // not a 500
+    expect(read.body).toMatchObject({ error: { code: 'unavailable', message: expect.stringContaining('Temporal did not answer') } });
     for (const text of [ready.text, read.text]) {
       expect(text).not.toContain(nowhere);
       expect(text).not.toContain(nowhere.split(':')[1]!);
