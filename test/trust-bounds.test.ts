@@ -11,7 +11,7 @@ import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { RunningServer } from '../server/main';
 import { createPushConfigUpdate } from '../workflows/plan/messages';
 import { startCodeReviewer, type AgentHandle } from './agents';
-import { call, startApi } from './support/api';
+import { call, OPERATOR_TOKEN, startApi } from './support/api';
 import { DIFF, waitForStatus } from './support/delegated';
 import { itReplaysItsHistories, plannerSuite } from './support/suite';
 import { eventually } from './support/wait';
@@ -294,11 +294,11 @@ it('a garbage page token is a 400 naming pageToken at once: /v1/plans, /v1/inbox
       const r = await timed(() => call(api.url, 'GET', `${route}?pageToken=${encodeURIComponent(token)}`, { token: PLAIN }));
       expect({ route, token, status: r.value.status }).toEqual({ route, token, status: 400 });
       expect(apiError(r.value).message).toContain('query.pageToken');
-      expect({ route, token, fast: r.ms < 2000 }).toEqual({ route, token, fast: true });
+      expect({ route, token, fast: r.ms < 5000 }).toEqual({ route, token, fast: true }); // generous: the defect took ~19 s
     }
     const list = await timed(() => rpc('ListTasks', { pageToken: token }, PLAIN));
     expect(errOf(list.value)).toMatchObject({ code: -32602, message: expect.stringContaining('pageToken') });
-    expect(list.ms).toBeLessThan(2000);
+    expect(list.ms).toBeLessThan(5000);
   }
   // A token the API gave still pages.
   const first = await call(api.url, 'GET', '/v1/plans?pageSize=1', { token: PLAIN });
@@ -311,19 +311,20 @@ it('the answer request waits at most PLANNER_ANSWER_WAIT for the agent: then 202
   const handle = await suite.start({ agent: { name: 'code-reviewer', url: agent.baseUrl }, message: { text: DIFF } });
   await waitForStatus(handle, (s) => s.waitingOn === 'human', 'the question');
   await agent.close(); // the answer cannot reach the agent now: its send retries
+  // The task was started by the client, not by a caller: an operator answers it.
   const r = await timed(() =>
     fetch(`${api.url}/v1/tasks/${handle.workflowId}/answer`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${PLAIN}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'content-type': 'application/json' },
       body: JSON.stringify({ text: 'main', turn: 1 }),
       signal: AbortSignal.timeout(20_000),
     }).then(async (res) => ({ status: res.status, body: (await res.json()) as Record<string, unknown> })),
   );
   expect(r.value.status).toBe(202);
   expect(r.value.body).toMatchObject({ workflowId: handle.workflowId, turn: 1, accepted: true, pending: 'agent-reply', message: expect.stringContaining('PLANNER_ANSWER_WAIT (2s)') });
-  expect(r.ms).toBeLessThan(8000);
+  expect(r.ms).toBeLessThan(15_000); // generous: without the bound it never answers (the 20 s abort)
   // The answer is in: a second one is refused (409), not delivered twice.
-  const again = await call(api.url, 'POST', `/v1/tasks/${handle.workflowId}/answer`, { token: PLAIN, body: { text: 'main', turn: 1 } });
+  const again = await call(api.url, 'POST', `/v1/tasks/${handle.workflowId}/answer`, { token: OPERATOR_TOKEN, body: { text: 'main', turn: 1 } });
   expect(again.status).toBe(409);
 });
 
