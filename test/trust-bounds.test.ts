@@ -125,7 +125,7 @@ it('open event streams and subscriptions are capped per caller across /v1 and th
     expect(apiError(events.value)).toMatchObject({ code: 'limit_exceeded', message: expect.stringContaining('PLANNER_STREAMS_PER_CALLER') });
     expect(apiError(events.value).message).toContain('3');
     expect(events.value.headers.get('retry-after')).toBeTruthy();
-    expect(events.ms).toBeLessThan(2000);
+    expect(events.ms).toBeLessThan(5000);
     const subscribe = await call(api.url, 'POST', '/a2a/jsonrpc', { body: { jsonrpc: '2.0', id: 8, method: 'SubscribeToTask', params: { id: mine.id } }, headers: V1, token: STREAMER });
     expect(subscribe.status).toBe(429);
     expect(errOf(subscribe)).toMatchObject({ code: -32000, message: expect.stringContaining('PLANNER_STREAMS_PER_CALLER (3)') });
@@ -162,7 +162,7 @@ it('push configs per task are capped at the face (-32602 / 400 naming PLANNER_PU
   const third = await timed(() => rpc('CreateTaskPushNotificationConfig', { taskId: task.id, url: `${hooks.url}/hook/3` }, PUSHER));
   expect(errOf(third.value).code).toBe(-32602);
   expect(errOf(third.value).message).toMatch(/PLANNER_PUSH_CONFIGS_PER_TASK.*2|2.*PLANNER_PUSH_CONFIGS_PER_TASK/);
-  expect(third.ms).toBeLessThan(2000);
+  expect(third.ms).toBeLessThan(5000);
   const rest = await call(api.url, 'POST', `/a2a/rest/tasks/${task.id}/pushNotificationConfigs`, { headers: V1, token: PUSHER, body: { url: `${hooks.url}/hook/4` } });
   expect(rest.status).toBe(400);
   expect(rest.text).toContain('PLANNER_PUSH_CONFIGS_PER_TASK');
@@ -212,7 +212,7 @@ it('a schedule interval under the minimum (PLANNER_SCHEDULE_MIN_INTERVAL) is a 4
     expect({ every, status: r.value.status }).toEqual({ every, status: 400 });
     expect(apiError(r.value).message).toContain('body.every');
     expect(apiError(r.value).message).toContain('PLANNER_SCHEDULE_MIN_INTERVAL (1m)');
-    expect(r.ms).toBeLessThan(2000);
+    expect(r.ms).toBeLessThan(5000);
   }
 });
 
@@ -235,7 +235,7 @@ it('a cron expression with a field out of range or malformed is a 400 naming bod
     expect({ cron, status: r.value.status }).toEqual({ cron, status: 400 });
     expect(apiError(r.value).message).toContain('body.cron');
     expect({ cron, message: apiError(r.value).message }).toEqual({ cron, message: expect.stringMatching(why) });
-    expect(r.ms).toBeLessThan(2000);
+    expect(r.ms).toBeLessThan(5000);
   }
   // Good ones pass the check (and are deleted again).
   for (const cron of ['0 3 * * 1-5', '*/15 0-6 1,15 jan-mar sun', '30 0 3 * * mon 2030']) {
@@ -253,7 +253,7 @@ it('JSON nested deeper than PLANNER_JSON_MAX_DEPTH is a 400 naming the depth on 
     expect(r.value.status).toBe(400);
     expect(apiError(r.value)).toMatchObject({ code: 'invalid_request', message: expect.stringContaining('PLANNER_JSON_MAX_DEPTH (64)') });
     expect(apiError(r.value).details).toEqual([expect.objectContaining({ path: 'body' })]);
-    expect(r.ms).toBeLessThan(2000);
+    expect(r.ms).toBeLessThan(5000);
 
     const jr = await call(api.url, 'POST', '/a2a/jsonrpc', { token: PLAIN, headers: { ...V1, 'content-type': 'application/json' }, raw: `{"jsonrpc":"2.0","id":3,"method":"GetTask","params":{"id":"x","deep":${raw}}}` });
     expect(jr.status).toBe(400);

@@ -129,7 +129,7 @@ describe('the edge bounds what a workflow holds of an agent\'s text', () => {
     const text = boundRemoteText(' '.repeat(MiB));
     const failure = ApplicationFailure.create({ type: 'RemoteTaskFailed', message: `agent task t ended TASK_STATE_FAILED: ${text}` });
     const { ms } = timed(() => new DefaultFailureConverter().errorToFailure(failure, defaultPayloadConverter));
-    expect(ms).toBeLessThan(100);
+    expect(ms).toBeLessThan(BOUND_MS);
   });
 });
 
