@@ -8,7 +8,8 @@ import type { WatchResult } from '../../activities';
 import type { DeadlinePolicy, DelegatedTask, DelegatedTaskResult } from './input';
 import type { Answer, AnswerResult, DelegatedTaskStatus, Observation, RefusedAnswer, SendResolution, WatchProblem } from './messages';
 import { REPORT_REFUSED_ANSWERS_PATCH, answerRefusal, refuseAnswer, type AnswerableView } from './answer-rules';
-import { RemoteTask, artifactKey, isTerminalState } from './remote-task';
+import { RemoteTask, artifactKey } from './remote-task';
+import { CONFIRM_PUSHED_END_PATCH, PushedEndConfirmation } from './pushed-end';
 import { Alerts, type AlertKind } from './alerts';
 import { sendCalls, shortCalls, type Calls } from './calls';
 import type { DelegatedTaskCarry, Question, Wait } from './carry';
@@ -23,12 +24,6 @@ import { WatchLease, WatchLeases } from './watch';
  */
 export const KEEP_WATCH_PATCH = 'keep-watch-after-approval';
 
-/**
- * A terminal state that arrives by push is the agent's word only once GetTask says so: a push
- * (whose token a leaked webhook secret can forge) alone would end a step, even one waiting for an
- * approval. The push is set aside and GetTask's answer, artifacts included, is applied instead.
- */
-export const CONFIRM_PUSHED_END_PATCH = 'confirm-pushed-end';
 
 export class Delegation {
   readonly task: RemoteTask;
@@ -54,8 +49,7 @@ export class Delegation {
   closing?: string;
   /** Bumped when something the inbox shows changes without a status change (a watch problem). */
   shown = 0;
-  /** A GetTask confirming a pushed terminal state, while it runs. */
-  private confirming?: Promise<void>;
+  private readonly pushedEnd: PushedEndConfirmation;
 
   private readonly workflowId: string;
   private readonly runId: string;
@@ -80,6 +74,7 @@ export class Delegation {
     this.chain = info.firstExecutionRunId;
     this.sender = sendCalls(input.policies);
     this.calls = shortCalls();
+    this.pushedEnd = new PushedEndConfirmation(this.task, this.calls, this.input.agent);
     this.alerts = new Alerts(this.calls, input, this.workflowId, this.chain);
     this.leases = new WatchLeases(info.taskQueue, input.policies.watch);
     this.publisher = new Publisher(input, info.parent?.workflowId);
@@ -99,8 +94,6 @@ export class Delegation {
       runs: this.runs + 1,
     };
   }
-
-  // ---- Handlers ----
 
   status(): DelegatedTaskStatus {
     return {
@@ -126,7 +119,7 @@ export class Delegation {
   observe(observation: Observation): Promise<void> | void {
     // A watch of an earlier lease, run or workflow (a reused id) has nothing to say to this one.
     if (observation.watchId !== undefined && observation.watchId !== this.watch?.id) return;
-    if (this.endsByPush(observation) && patched(CONFIRM_PUSHED_END_PATCH)) return this.confirmPushedEnd();
+    if (this.pushedEnd.endsTask(observation) && patched(CONFIRM_PUSHED_END_PATCH)) return this.pushedEnd.confirm();
     this.task.apply(observation);
     if (observation.alerted !== undefined) this.authAlerted = Math.max(this.authAlerted, observation.alerted);
     if (observation.pushConfigId !== undefined) this.pushConfigId = observation.pushConfigId;
@@ -134,26 +127,6 @@ export class Delegation {
       this.problem = observation.problem ?? undefined;
       this.shown++;
     }
-  }
-
-  /** A push that would end the task (the patch is asked only then, so other histories record no marker). */
-  private endsByPush(o: Observation): boolean {
-    return o.source === 'push' && o.status !== undefined && isTerminalState(o.status.state) && !this.task.terminal && this.task.taskId !== undefined;
-  }
-
-  /** Asks the agent (GetTask) instead of believing a pushed terminal state; one call at a time, whatever the pushes. */
-  private confirmPushedEnd(): Promise<void> {
-    this.confirming ??= (async () => {
-      try {
-        this.task.apply(await this.calls.getRemoteTask({ agent: this.input.agent, taskId: this.task.taskId!, withArtifacts: true }));
-      } catch (err) {
-        // The watch (stream or backstop poll) still learns the end the agent really reached.
-        log.warn('a terminal state pushed for this task could not be confirmed with GetTask', { error: String(err) });
-      } finally {
-        this.confirming = undefined;
-      }
-    })();
-    return this.confirming;
   }
 
   /** The `answer` update: hands the answer to the question's wait; replies once it was sent. */
@@ -364,8 +337,6 @@ export class Delegation {
   publish(): void {
     this.publisher.publish(this);
   }
-
-  // ---- Parts of the waits ----
 
   waitingOn(): DelegatedTaskStatus['waitingOn'] {
     if (this.unresolvedSend !== undefined) return 'operator';
