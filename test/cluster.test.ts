@@ -90,7 +90,9 @@ beforeAll(async () => {
   chmodSync(dir, 0o755); // PostgreSQL runs as another user when we are root: it must reach its folder
   const t0 = Date.now();
   try {
-    cluster = await clusterUp({ dir, workers: 2, servers: 2, ui: false, ports: await freePorts(), log, env: { ...process.env, PLANNER_BLOB_DIR: blobDir, PLANNER_LOG_LEVEL: 'info' } });
+    // The seed plan's file names the demo agents' ports; the test's agents run elsewhere, so the API
+    // call overrides their URLs (agentUrls), which callers may do only with PLANNER_CALLER_AGENTS=any.
+    cluster = await clusterUp({ dir, workers: 2, servers: 2, ui: false, ports: await freePorts(), log, env: { ...process.env, PLANNER_BLOB_DIR: blobDir, PLANNER_LOG_LEVEL: 'info', PLANNER_CALLER_AGENTS: 'any' } });
   } catch (e) {
     failed = true;
     throw e;
