@@ -1,6 +1,6 @@
 // Issue 19 items 2 and 4 as pure units: every function that runs on an agent's or a caller's text
 // gets a megabyte of its worst case (whitespace, repeated delimiters, "{{" runs, line breaks, long
-// tokens) and must finish well under a second; and each linear replacement of a risky regex gives
+// tokens) and must finish far below what a super-linear pattern needs; and each linear replacement of a risky regex gives
 // what the regex gave, on many small random inputs. The whole path on the dev server, with a real
 // hostile agent and a child worker that must survive, is test/trust-hostile-agent.test.ts.
 import { ApplicationFailure, DefaultFailureConverter, defaultPayloadConverter } from '@temporalio/common';
@@ -17,8 +17,11 @@ import { parseReference, placeholders, render } from '../workflows/plan/template
 import { toTextAttribute } from '../workflows/search-attributes';
 
 const MiB = 1024 * 1024;
-/** Generous: the old regexes needed minutes to hours for a megabyte; linear code needs milliseconds. */
-const BOUND_MS = 1_000;
+/**
+ * Generous: the old regexes needed minutes to hours for a megabyte; linear code needs milliseconds
+ * (a 1 MB YAML plan document takes the yaml library ~0.2 s idle, 4.3 s on a loaded CI run).
+ */
+const BOUND_MS = 10_000;
 
 function timed<T>(fn: () => T): { value: T; ms: number } {
   const begun = process.hrtime.bigint();
@@ -74,7 +77,7 @@ describe.each(Object.entries(worst))('a megabyte of %s', (_label, text) => {
     ['a plan document (YAML) with it as a step text', () => planFromText(`name: p\nagents:\n  a:\n    url: http://a.example\nsteps:\n  - id: s\n    agent: a\n    text: ${JSON.stringify(text)}\n`, 'test')],
     ['a plan value with it as a step text', () => planFromValue({ name: 'p', agents: { a: { url: 'http://a.example' } }, steps: [{ id: 's', agent: 'a', text }] }, 'test')],
   ];
-  it.each(cases)('%s finishes in under a second', (_name, fn) => {
+  it.each(cases)('%s finishes far below the time a super-linear pattern needs (10 s)', (_name, fn) => {
     const { ms } = timed(() => {
       try {
         return fn();
