@@ -3,8 +3,8 @@
 // action starts with: a bad plan fails now, not at 3 a.m., and a plan file edited later does not
 // change a schedule made from it (recreate the schedule to pick up the change). The timing is
 // checked here too, before Temporal sees it: each cron field in range (cron.ts), an interval no
-// shorter than the caller's minimum; and a caller (`principal`, kept in the memo) may be held to a
-// number of schedules.
+// shorter than the caller's minimum; and a caller (its PlannerOwner) may be held to a number of
+// schedules.
 import type { Duration } from '@temporalio/common';
 import { msToNumber } from '@temporalio/common/lib/time';
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, type Client, type ScheduleDescription } from '@temporalio/client';
@@ -154,7 +154,7 @@ export async function createPlanSchedule(client: Client, req: PlanScheduleReques
     ...(owned.length > 0 ? { typedSearchAttributes: owned } : {}),
     policies: { overlap: OVERLAP[t.overlap], catchupWindow: '1m' },
     // The timing as given: Temporal keeps a cron expression only compiled into calendars.
-    memo: { plan: run.plan.name, ...(t.every !== undefined ? { every: String(t.every) } : { cron: t.cron }), ...(req.owner !== undefined ? { principal: req.owner } : {}) },
+    memo: { plan: run.plan.name, ...(t.every !== undefined ? { every: String(t.every) } : { cron: t.cron }) },
     state: { ...(req.note ? { note: req.note } : {}) },
   });
   return describePlanSchedule(client, req.scheduleId);
@@ -164,20 +164,23 @@ export async function describePlanSchedule(client: Client, scheduleId: string): 
   return summaryOf(await client.schedule.getHandle(scheduleId).describe());
 }
 
-/** How many schedules that start plans this principal created (its memo says so); from the list, no describe per schedule. */
-export async function countSchedulesOf(client: Client, principal: string): Promise<number> {
+/** How many schedules that start plans this owner (PlannerOwner) has; from the list, no describe per schedule. */
+export async function countSchedulesOf(client: Client, owner: string): Promise<number> {
   let n = 0;
-  for await (const s of client.schedule.list()) {
-    if (s.action?.workflowType === PLAN_WORKFLOW_TYPE && (s.memo as { principal?: unknown } | undefined)?.principal === principal) n++;
-  }
+  for await (const s of client.schedule.list({ query: ownerQuery(owner) })) if (s.action?.workflowType === PLAN_WORKFLOW_TYPE) n++;
   return n;
+}
+
+/** The visibility query of one owner's schedules (an owner is a principal: nothing in it needs quoting). */
+function ownerQuery(owner: string): string {
+  if (!/^[\w.-]+$/.test(owner)) throw new InvalidScheduleError(`not an owner: ${JSON.stringify(owner)}`);
+  return `${PlannerOwner.name} = "${owner}"`;
 }
 
 /** Every schedule that starts plans, by id; `owner`: only those of that principal (PlannerOwner). */
 export async function listPlanSchedules(client: Client, opts: { owner?: string } = {}): Promise<PlanScheduleSummary[]> {
   const out: PlanScheduleSummary[] = [];
-  if (opts.owner !== undefined && !/^[\w.-]+$/.test(opts.owner)) throw new InvalidScheduleError(`not an owner: ${JSON.stringify(opts.owner)}`);
-  const query = opts.owner !== undefined ? { query: `${PlannerOwner.name} = "${opts.owner}"` } : {};
+  const query = opts.owner !== undefined ? { query: ownerQuery(opts.owner) } : {};
   for await (const s of client.schedule.list(query)) {
     if (s.action?.workflowType !== PLAN_WORKFLOW_TYPE) continue;
     try {

@@ -9,6 +9,7 @@ import type { Duration } from '@temporalio/common';
 import { msToNumber } from '@temporalio/common/lib/time';
 import type { z } from 'zod';
 import { AnswerNotTakenError, type AnswerOutcome } from '../../client/delegated-task';
+import type { AnswerResult } from '../../workflows/delegated-task/messages';
 import { answerSizeProblem } from '../answer-bounds';
 import type { ApiContext } from '../context';
 import { ApiError } from '../errors';
@@ -24,13 +25,12 @@ export function refuseLargeAnswer(ctx: ApiContext, answer: { text?: string; data
  * Runs `answer` with PLANNER_ANSWER_WAIT as its wait; sends the 202 itself when the reply is still
  * pending (and returns undefined), throws the 504 when the answer was not taken in time.
  */
-export async function answerWithin<T>(
+export async function answerWithin(
   ctx: ApiContext,
   res: Response,
   pending: Omit<z.input<typeof AnswerPendingSchema>, 'accepted' | 'pending' | 'message'>,
   answer: (waitMs: number) => Promise<AnswerOutcome>,
-  done: (replied: Extract<AnswerOutcome, { kind: 'replied' }>['result']) => T,
-): Promise<T | undefined> {
+): Promise<AnswerResult | undefined> {
   const wait = ctx.config.PLANNER_ANSWER_WAIT;
   let outcome: AnswerOutcome;
   try {
@@ -41,7 +41,7 @@ export async function answerWithin<T>(
     }
     throw err;
   }
-  if (outcome.kind === 'replied') return done(outcome.result);
+  if (outcome.kind === 'replied') return outcome.result;
   const body: z.input<typeof AnswerPendingSchema> = {
     ...pending,
     accepted: true,

@@ -4,17 +4,17 @@
 // ended in a 500. A sealed token is checked here, at once: anything this API did not issue for
 // this very query is a 400 naming `pageToken`, and never reaches Temporal.
 //
-// The key is derived from the server's secrets (its API tokens and the webhook secret), which
-// every replica shares and no single caller holds all of; changing them makes tokens issued
-// before invalid (a 400: start from the first page). With PLANNER_API_INSECURE and no secrets
+// The key is derived from the server's secrets (its callers' and operators' API tokens and the
+// webhook secret), which every replica shares and no single caller holds all of; changing them
+// makes tokens issued before invalid (a 400: start from the first page). With PLANNER_API_INSECURE and no secrets
 // the key is public, which only a local, unauthenticated API accepts.
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 const MAC_BYTES = 16;
 
 /** The sealing key of this deployment's page tokens. */
-export function pageTokenKey(config: { PLANNER_API_TOKEN?: readonly string[]; PLANNER_WEBHOOK_SECRET?: string }): Buffer {
-  const secrets = [...(config.PLANNER_API_TOKEN ?? [])].sort().join('\n');
+export function pageTokenKey(config: { PLANNER_API_TOKEN?: readonly string[]; PLANNER_API_OPERATOR_TOKEN?: readonly string[]; PLANNER_WEBHOOK_SECRET?: string }): Buffer {
+  const secrets = [...(config.PLANNER_API_TOKEN ?? []), ...(config.PLANNER_API_OPERATOR_TOKEN ?? [])].sort().join('\n');
   return createHash('sha256').update(`a2a-planner page tokens\n${secrets}\n${config.PLANNER_WEBHOOK_SECRET ?? ''}`, 'utf8').digest();
 }
 

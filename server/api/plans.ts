@@ -252,7 +252,6 @@ export function plansRouter(ctx: ApiContext): Router {
             waitMs,
           ),
         ),
-      (replied) => replied,
     );
     if (!result) return; // 202: pending
     ctx.logger.info({ planId, stepId, turn: result.turn, state: result.state }, 'step answered');

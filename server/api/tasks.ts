@@ -42,7 +42,6 @@ export function tasksRouter(ctx: ApiContext): Router {
             { ...(answer.text !== undefined ? { text: answer.text } : { data: answer.data }), ...(answer.turn !== undefined ? { turn: answer.turn } : {}), from: 'api' },
             waitMs,
           ),
-        (replied) => replied,
       );
     } catch (err) {
       // The workflow's validator said why (not waiting, stale turn, an answer already on its way),
