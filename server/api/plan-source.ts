@@ -4,23 +4,13 @@
 // files relative to the folder, never by a server path.
 import { formatPath } from '../../a2a/validate';
 import { planFromValue, PlanError } from '../../plans/load';
-import { loadPlanFileInFolder, planFileInFolder, PlanFileRefused } from '../../plans/plan-folder';
+import { loadPlanFileInFolder, PlanFileRefused } from '../../plans/plan-folder';
 import type { PlanRunInput } from '../../workflows/plan/input';
 import type { PlanTrust } from '../../plans/caller-agents';
 import { InvalidPlanError, PlanNotFoundError, StepNotWaitingError } from '../../client/plan';
 import { ApiError, conflict, notFound } from '../errors';
 
 const badPlanFile = (why: string): ApiError => new ApiError(400, 'invalid_request', `invalid request: body.planFile: ${why}`, [{ path: 'body.planFile', message: why }]);
-
-/** Checks that `planFile` names a plan file inside `planDir` (after symlinks), or the 400 that says why not. */
-export function resolvePlanFile(planDir: string, planFile: string): void {
-  try {
-    planFileInFolder(planDir, planFile);
-  } catch (e) {
-    if (e instanceof PlanFileRefused) throw badPlanFile(e.message);
-    throw e;
-  }
-}
 
 export interface SourceOptions {
   inputs?: Record<string, string>;
@@ -35,7 +25,6 @@ export interface SourceOptions {
 export function loadPlan(source: { planFile: string } | { plan: unknown }, where: string, opts: SourceOptions): PlanRunInput {
   try {
     const { planDir, ...load } = opts;
-    if ('planFile' in source) resolvePlanFile(planDir, source.planFile);
     const run = 'planFile' in source ? loadPlanFileInFolder(planDir, source.planFile, load) : planFromValue(source.plan, 'plan', load);
     return { ...run, source: 'planFile' in source ? `api: ${source.planFile}` : 'api' };
   } catch (e) {
