@@ -3,11 +3,11 @@
 // routed to the reviewer, one SubscribeToTask stream carrying everything after the approval; a
 // subscriber that adds no events; and each protocol error from a real request.
 import { randomUUID } from 'node:crypto';
-import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory, RestTransportFactory, type Client as SdkClient } from '@a2a-js/sdk/client';
 import { Role, TaskState, type StreamResponse, type Task } from '@a2a-js/sdk';
 import type { RunningServer } from '../server/main';
 import { BASE_BRANCH_QUESTION, startCodeReviewer, startDeployer, type AgentHandle } from './agents';
 import { call, startApi, TOKEN } from './support/api';
+import { sdkClient as faceClient, sendReq, textOfStatus, userMsg, type Binding } from './support/face-client';
 import { itReplaysItsHistories, plannerSuite } from './support/suite';
 import { eventually } from './support/wait';
 import { contextIdFor, taskIdFor } from '../server/face/tasks';
@@ -31,39 +31,7 @@ afterAll(async () => {
   jest.restoreAllMocks();
 });
 
-const authed: typeof fetch = (input, init) => {
-  const headers = new Headers(init?.headers);
-  headers.set('authorization', `Bearer ${TOKEN}`);
-  return fetch(input, { ...init, headers });
-};
-
-async function sdkClient(binding: 'JSONRPC' | 'HTTP+JSON'): Promise<SdkClient> {
-  const factory = new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      transports: [new JsonRpcTransportFactory({ fetchImpl: authed }), new RestTransportFactory({ fetchImpl: authed })],
-      preferredTransports: [binding],
-    }),
-  );
-  return factory.createFromUrl(api.url);
-}
-
-const textOfStatus = (t: Task): string => (t.status?.message?.parts ?? []).map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('');
-const userMsg = (text: string, extra: { taskId?: string; contextId?: string; metadata?: Record<string, unknown> } = {}) => ({
-  messageId: randomUUID(),
-  role: Role.ROLE_USER,
-  parts: [{ content: { $case: 'text' as const, value: text }, mediaType: 'text/plain', filename: '', metadata: undefined }],
-  contextId: extra.contextId ?? '',
-  taskId: extra.taskId ?? '',
-  metadata: extra.metadata ?? { skill: 'release' },
-  extensions: [],
-  referenceTaskIds: [],
-});
-const sendReq = (message: ReturnType<typeof userMsg>, configuration?: { returnImmediately?: boolean; historyLength?: number }) => ({
-  tenant: '',
-  message,
-  configuration: configuration ? { acceptedOutputModes: [], taskPushNotificationConfig: undefined, historyLength: configuration.historyLength, returnImmediately: configuration.returnImmediately ?? false } : undefined,
-  metadata: undefined,
-});
+const sdkClient = (binding: Binding) => faceClient(api.url, binding);
 
 describe.each(['JSONRPC', 'HTTP+JSON'] as const)('the seed plan through the face over %s', (binding) => {
   it('asks the reviewer question, takes the answer, relays the approval, completes on one stream', async () => {

@@ -24,6 +24,8 @@ class CodeReviewer implements AgentExecutor {
     private readonly questions: number,
     /** Simulated work before each answer (benchmarks); 0 answers at once. */
     private readonly workMs: number = 0,
+    /** Asks the first question on every turn, as an agent that did not like the answer would. */
+    private readonly sameQuestion = false,
   ) {}
 
   execute = async (ctx: RequestContext, bus: ExecutionEventBus): Promise<void> => {
@@ -41,7 +43,7 @@ class CodeReviewer implements AgentExecutor {
     if (this.workMs > 0) await new Promise<void>((resolve) => setTimeout(resolve, this.workMs));
     if (answers.length < this.questions) {
       this.answers.set(taskId, answers);
-      bus.publish(statusEvent(taskId, contextId, TaskState.TASK_STATE_INPUT_REQUIRED, reviewerQuestion(answers.length)));
+      bus.publish(statusEvent(taskId, contextId, TaskState.TASK_STATE_INPUT_REQUIRED, this.sameQuestion ? BASE_BRANCH_QUESTION : reviewerQuestion(answers.length)));
       return;
     }
     this.forget(taskId);
@@ -77,7 +79,7 @@ class CodeReviewer implements AgentExecutor {
   }
 }
 
-export function codeReviewerSpec(questions: number, workMs = 0): AgentSpec {
+export function codeReviewerSpec(questions: number, workMs = 0, sameQuestion = false): AgentSpec {
   return {
     name: 'code-reviewer',
     description: 'Reviews a diff; asks which base branch to compare against before it starts.',
@@ -87,7 +89,7 @@ export function codeReviewerSpec(questions: number, workMs = 0): AgentSpec {
       ]),
     ],
     createBehaviour: () => ({
-      executor: new CodeReviewer(questions, workMs),
+      executor: new CodeReviewer(questions, workMs, sameQuestion),
       // Nothing waits between turns: the executor returns at INPUT_REQUIRED.
       shutdown: () => undefined,
     }),

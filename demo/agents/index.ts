@@ -18,10 +18,11 @@ export { parseVersion } from './deployer';
 /**
  * questions (default 1): how many INPUT_REQUIRED turns before the review completes.
  * workMs (default 0): simulated work before each answer the agent gives (each question, the review).
+ * sameQuestion (default false): every turn asks the first question again, word for word.
  */
-export function startCodeReviewer(opts: AgentOptions & { questions?: number; workMs?: number } = {}): Promise<AgentHandle> {
-  const { questions = 1, workMs = 0, ...agentOptions } = opts;
-  return startAgent(codeReviewerSpec(questions, workMs), agentOptions);
+export function startCodeReviewer(opts: AgentOptions & { questions?: number; workMs?: number; sameQuestion?: boolean } = {}): Promise<AgentHandle> {
+  const { questions = 1, workMs = 0, sameQuestion = false, ...agentOptions } = opts;
+  return startAgent(codeReviewerSpec(questions, workMs, sameQuestion), agentOptions);
 }
 
 /**

@@ -244,10 +244,10 @@ export class PlannerRequestHandler implements A2ARequestHandler {
     // SendStreamingMessage closes after INPUT_REQUIRED (the caller answers with a new message, §11.7)
     // and stays open through AUTH_REQUIRED (the task resumes by itself, §7.6.1).
     const stopAt = (s: TaskState) => s === 'TASK_STATE_INPUT_REQUIRED';
-    // A new task opens with the task as submitted; a follow-up with the task as it is now.
+    // A new task opens with the task as submitted; a follow-up with the task as it is now. Either
+    // way the statuses that follow the message come next, up to the state after *this* message.
     if (submitted) yield toSdkFrame({ task: submitted });
-    const from = submitted ? { fromHistoryIndex: historyIndex } : { snapshot: true };
-    for await (const f of this.follow(taskId, { ...from, stopAt, signal: this.signal() })) yield toSdkFrame(f);
+    for await (const f of this.follow(taskId, { fromHistoryIndex: historyIndex, snapshot: !submitted, stopAt, signal: this.signal() })) yield toSdkFrame(f);
   }
 
   async getTask(params: { id: string; historyLength?: number }, _ctx: ServerCallContext) {

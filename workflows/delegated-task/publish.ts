@@ -24,6 +24,8 @@ export interface PublishedState {
 export class Publisher {
   /** The details last published: the same wait again publishes nothing. */
   private published = '';
+  /** Reports sent to the plan by this run, so that it can tell a late one from the latest. */
+  private reports = 0;
 
   constructor(
     private readonly input: DelegatedTask,
@@ -54,7 +56,7 @@ export class Publisher {
     // A plan's step tells its plan, which shows the most urgent wait among its steps.
     if (this.parentWorkflowId && input.stepId) {
       void getExternalWorkflowHandle(this.parentWorkflowId)
-        .signal(stepChangedSignal, { stepId: input.stepId, status: state.status() })
+        .signal(stepChangedSignal, { stepId: input.stepId, status: state.status(), seq: ++this.reports })
         .catch((err: unknown) => log.warn('plan not told of the step change', { error: String(err) }));
     }
   }

@@ -2,7 +2,7 @@
 // one mapping of a plan's state onto an A2A task state (planTaskState; docs/a2a-server.md has it as
 // a table), the task's record of messages it serves through the a2aTask query, and the upstream's
 // answers it routes to the step whose question it was asked. Deterministic code only.
-import { ApplicationFailure } from '@temporalio/workflow';
+import { ApplicationFailure, patched } from '@temporalio/workflow';
 import { describeIssues } from '../../a2a/validate';
 import type { Artifact, Message, Part, TaskState, TaskStatus } from '../../a2a/schema';
 import type { WaitingOn } from '../delegated-task/messages';
@@ -27,6 +27,8 @@ export interface PlanTaskState {
   text: string;
   /** The step whose question the upstream is asked (INPUT_REQUIRED), or whose approval is awaited (AUTH_REQUIRED). */
   stepId?: string;
+  /** That step's turn: the same question asked again is a new turn, and a new status. */
+  turn?: number;
   /** Other steps waiting (questions queued behind the one asked, approvals awaited), in plan order. */
   queued: string[];
 }
@@ -63,6 +65,7 @@ export function planTaskState(plan: Pick<PlanStatus, 'state' | 'steps'>, failure
       state: 'TASK_STATE_INPUT_REQUIRED',
       text: `${who(asked!)} asks: ${asked!.text ?? ''}${refused}${queuedLine(others)}`,
       stepId: asked!.id,
+      turn: asked!.turn,
       queued: others.map((s) => s.id),
     };
   }
@@ -72,6 +75,7 @@ export function planTaskState(plan: Pick<PlanStatus, 'state' | 'steps'>, failure
       state: 'TASK_STATE_AUTH_REQUIRED',
       text: `${who(awaited!)} needs authorization: ${awaited!.text ?? ''}${queuedLine(rest)}`,
       stepId: awaited!.id,
+      turn: awaited!.turn,
       queued: rest.map((s) => s.id),
     };
   }
@@ -110,6 +114,13 @@ export function answerOf(parts: Part[]): { text?: string; data?: unknown } {
 }
 
 /**
+ * Since this patch the task records a status on every turn of a step, not only when its state or
+ * text changes: an agent that asks the same question again has asked a new one, and the caller
+ * who answered the first waits for it (each record is a push delivery: a new command).
+ */
+export const A2A_TURNS_PATCH = 'a2a-turns';
+
+/**
  * The plan's A2A task: the upstream's messages and the planner's own status messages, in order.
  * Kept in memory and rebuilt by replay: recording a status adds no command; only the upstream's
  * own messages (an update) add events.
@@ -118,8 +129,11 @@ export class PlanTaskRecord {
   readonly history: Message[] = [];
   readonly received = new Map<string, { stepId: string; turn: number; historyIndex: number }>();
   status: TaskStatus;
-  /** The state and text last recorded, to record only changes. */
+  /** The state, text and turn last recorded, to record only changes. */
   private last = '';
+  private lastTurn?: number;
+  /** A2A_TURNS_PATCH, decided once when the plan starts. */
+  private readonly turns: boolean;
 
   constructor(
     private readonly plan: PlanRunState,
@@ -128,6 +142,7 @@ export class PlanTaskRecord {
     this.history.push({ ...a2a.message, taskId: plan.planId, contextId: a2a.contextId });
     this.received.set(a2a.message.messageId, { stepId: '', turn: 0, historyIndex: 1 });
     this.status = { state: 'TASK_STATE_SUBMITTED', timestamp: plan.startedAt };
+    this.turns = patched(A2A_TURNS_PATCH);
   }
 
   get taskId(): string {
@@ -149,9 +164,12 @@ export class PlanTaskRecord {
   /** Records the plan's A2A state when it differs from the last one recorded; returns the status messages added. */
   record(): Message[] {
     const now = planTaskState(this.plan.status());
-    const key = `${now.state}\n${now.text}`;
+    const turn = this.turns ? now.turn : undefined;
+    const key = `${now.state}\n${now.text}\n${now.stepId ?? ''}@${turn ?? ''}`;
     if (key === this.last) return [];
     this.last = key;
+    const prevTurn = this.lastTurn;
+    this.lastTurn = turn;
     const added: Message[] = [];
     // A wait that ended shows as WORKING before what follows it, even when both were seen at once
     // (the step resumed and finished between two looks): upstream sees INPUT_REQUIRED / AUTH_REQUIRED →
@@ -159,14 +177,15 @@ export class PlanTaskRecord {
     const prev = this.status.state;
     const prevStep = this.status.message?.metadata?.stepId;
     const waited = prev === 'TASK_STATE_INPUT_REQUIRED' || prev === 'TASK_STATE_AUTH_REQUIRED';
-    if (waited && now.state !== 'TASK_STATE_WORKING' && now.state !== 'TASK_STATE_CANCELED' && (now.state !== prev || now.stepId !== prevStep)) {
+    const moved = now.state !== prev || now.stepId !== prevStep || turn !== prevTurn;
+    if (waited && now.state !== 'TASK_STATE_WORKING' && now.state !== 'TASK_STATE_CANCELED' && moved) {
       added.push(this.add('TASK_STATE_WORKING', `Working: step ${String(prevStep)} resumed`, undefined, []));
     }
-    added.push(this.add(now.state, now.text, now.stepId, now.queued));
+    added.push(this.add(now.state, now.text, now.stepId, now.queued, turn));
     return added;
   }
 
-  private add(state: TaskState, text: string, stepId: string | undefined, queued: string[]): Message {
+  private add(state: TaskState, text: string, stepId: string | undefined, queued: string[], turn?: number): Message {
     const timestamp = new Date().toISOString();
     const message: Message = {
       messageId: `${this.taskId}/status/${this.history.length}`,
@@ -174,7 +193,7 @@ export class PlanTaskRecord {
       contextId: this.a2a.contextId,
       role: 'ROLE_AGENT',
       parts: [{ text, mediaType: 'text/plain' }],
-      metadata: { state, timestamp, ...(stepId ? { stepId } : {}), queued },
+      metadata: { state, timestamp, ...(stepId ? { stepId } : {}), ...(stepId && turn !== undefined ? { turn } : {}), queued },
     };
     this.history.push(message);
     this.status = { state, message, timestamp };

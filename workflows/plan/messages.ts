@@ -72,8 +72,17 @@ export interface PlanResult {
   steps: StepResult[];
 }
 
-/** A child tells its plan what it now waits on (sent only when that changes). */
-export const stepChangedSignal = defineSignal<[{ stepId: string; status: DelegatedTaskStatus }]>('stepChanged');
+/**
+ * A child tells its plan what it now waits on (sent only when that changes). `seq` counts the
+ * reports of the child's run (status.continuedAsNew says which run): Temporal does not keep
+ * signals from one workflow to another in order, so the plan keeps the latest by it.
+ */
+export interface StepChanged {
+  stepId: string;
+  status: DelegatedTaskStatus;
+  seq?: number;
+}
+export const stepChangedSignal = defineSignal<[StepChanged]>('stepChanged');
 /** Answer a step's question from the Temporal UI: the plan passes it to the step's task. Prefer the client's answerStep. */
 export const planAnswerSignal = defineSignal<[Answer & { stepId: string }]>('answer');
 export const planStatusQuery = defineQuery<PlanStatus>('status');

@@ -17,7 +17,7 @@ import {
 import type { PlanRunInput, Step } from './input';
 import { SubstitutionError, type StepOutput } from './template';
 import { summaryLine, taskInput } from './step-input';
-import type { PlanResult, PlanState, PlanStatus, StepResult, StepState, StepStatus } from './messages';
+import type { PlanResult, PlanState, PlanStatus, StepChanged, StepResult, StepState, StepStatus } from './messages';
 import { DelegatedTaskWorkflow } from '../delegated-task/workflow';
 import type { DelegatedTaskInput, DelegatedTaskResult } from '../delegated-task/input';
 import { answerSignal, type Answer, type DelegatedTaskStatus, type RefusedAnswer, type WaitingOn } from '../delegated-task/messages';
@@ -26,6 +26,9 @@ import { describeFailure } from '../failure-cause';
 import { A2aAgent, PlanId, PlannerOwner, PlannerWaitingOn } from '../search-attributes';
 
 const ENDED: ReadonlySet<StepState> = new Set(['completed', 'failed', 'cancelled', 'skipped']);
+
+/** Since this patch a step's late report (an older seq of stepChanged) is dropped, not taken as news. */
+export const ORDERED_STEP_REPORTS_PATCH = 'ordered-step-reports';
 
 /** Since this patch a plan's steps carry its PlannerOwner, so a caller's inbox lists its own steps. */
 export const OWNER_TO_STEPS_PATCH = 'owner-to-steps';
@@ -52,8 +55,17 @@ export class StepRun {
   scope?: CancellationScope;
   /** An answer the plan refused for this step (its answer signal); cleared by the step's next report. */
   refusedAnswer?: RefusedAnswer;
+  /** The `seq` of the report held in `status`. */
+  reportSeq?: number;
 
   constructor(readonly step: Step) {}
+
+  /** Whether a report is newer than the one held (by run, then seq); undefined when either cannot say. */
+  isLater(status: DelegatedTaskStatus, seq: number | undefined): boolean | undefined {
+    if (seq === undefined || this.reportSeq === undefined || !this.status) return undefined;
+    const [run, held] = [status.continuedAsNew ?? 0, this.status.continuedAsNew ?? 0];
+    return run !== held ? run > held : seq > this.reportSeq;
+  }
 
   get ended(): boolean {
     return ENDED.has(this.state);
@@ -170,9 +182,12 @@ export class PlanRunState {
   }
 
   /** The stepChanged signal: a step's task reports what it now waits on. */
-  stepChanged({ stepId, status }: { stepId: string; status: DelegatedTaskStatus }): void {
+  stepChanged({ stepId, status, seq }: StepChanged): void {
     const run = this.steps.get(stepId);
     if (!run || run.ended) return; // a late word from a step that has ended says nothing new
+    // Signals between workflows may arrive out of order: an older report never replaces a newer one.
+    if (run.isLater(status, seq) === false && patched(ORDERED_STEP_REPORTS_PATCH)) return;
+    run.reportSeq = seq;
     run.status = status;
     run.refusedAnswer = undefined;
     this.version++;
