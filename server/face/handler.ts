@@ -82,6 +82,8 @@ interface Received {
   historyIndex: number;
   /** A first message: the task it started, as the caller first sees it. */
   submitted?: Task;
+  /** A retried first message (its plan had started): the task as it is now. */
+  current?: Task;
   configuration: SendMessageParams['configuration'];
 }
 
@@ -127,6 +129,15 @@ export class PlannerRequestHandler implements A2ARequestHandler {
     }
   }
 
+  /** read, waiting a little for a plan that was just started (a retry can come before its first workflow task). */
+  private async readSoon(id: string): Promise<TaskRead> {
+    try {
+      return await readTaskSoon(this.client, id, this.principal());
+    } catch (err) {
+      throw lookupError(err);
+    }
+  }
+
   /**
    * What SendMessage and SendStreamingMessage share: the request checked (a webhook given inline
    * too), then the message acted on: a follow-up goes to the question its task asks, a first
@@ -147,13 +158,23 @@ export class PlannerRequestHandler implements A2ARequestHandler {
       if (push) await this.push.create(taskId, push);
       return { taskId, historyIndex, configuration };
     }
-    const { taskId, contextId, upstream } = await this.start(message, metadata, push);
-    const submitted: Task = { id: taskId, contextId, status: { state: 'TASK_STATE_SUBMITTED', timestamp: new Date().toISOString() }, history: [upstream] };
-    return { taskId, historyIndex: 1, submitted, configuration };
+    const { taskId, contextId, upstream, retried } = await this.start(message, metadata, push);
+    if (!retried) {
+      const submitted: Task = { id: taskId, contextId, status: { state: 'TASK_STATE_SUBMITTED', timestamp: new Date().toISOString() }, history: [upstream] };
+      return { taskId, historyIndex: 1, submitted, configuration };
+    }
+    // A retry (a caller that lost the answer) is told the task as it is now, and what follows it.
+    const read = await this.readSoon(taskId);
+    if (push && !read.closed) await this.push.createOnce(taskId, push);
+    return { taskId, historyIndex: read.task.history.length, current: read.task, configuration };
   }
 
-  /** Starts the plan a first message asks for; a retry with the same messageId finds the same plan. */
-  private async start(message: Message, metadata: Record<string, unknown> | undefined, push: SealedPushConfig | undefined): Promise<{ taskId: string; contextId: string; upstream: Message }> {
+  /** Starts the plan a first message asks for; a retry with the same messageId finds the same plan (`retried`). */
+  private async start(
+    message: Message,
+    metadata: Record<string, unknown> | undefined,
+    push: SealedPushConfig | undefined,
+  ): Promise<{ taskId: string; contextId: string; upstream: Message; retried: boolean }> {
     const contextId = message.contextId ?? contextIdFor(message.messageId);
     const principal = this.principal();
     const taskId = taskIdFor(principal, contextId, message.messageId);
@@ -191,8 +212,9 @@ export class PlannerRequestHandler implements A2ARequestHandler {
       });
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+      return { taskId, contextId, upstream, retried: true };
     }
-    return { taskId, contextId, upstream };
+    return { taskId, contextId, upstream, retried: false };
   }
 
   /** Routes a message on an existing task to the step whose question the task asks; returns the history index after it. */
@@ -233,21 +255,25 @@ export class PlannerRequestHandler implements A2ARequestHandler {
   }
 
   async sendMessage(params: SdkSendMessageRequest, _ctx: ServerCallContext) {
-    const { taskId, historyIndex, submitted, configuration } = await this.receive(params);
+    const { taskId, historyIndex, submitted, current, configuration } = await this.receive(params);
     const historyLength = configuration?.historyLength;
-    if (configuration?.returnImmediately) return toSdkTask(trimHistory(submitted ?? (await this.read(taskId)).task, historyLength));
+    if (configuration?.returnImmediately) return toSdkTask(trimHistory(submitted ?? current ?? (await this.read(taskId)).task, historyLength));
+    // A retry of a task that already waits or has ended answers at once: nothing is pending on it.
+    if (current && settles(current.status.state)) return toSdkTask(trimHistory(current, historyLength));
     return toSdkTask(trimHistory(await this.settled(taskId, historyIndex), historyLength));
   }
 
   async *sendMessageStream(params: SdkSendMessageRequest, _ctx: ServerCallContext) {
-    const { taskId, historyIndex, submitted } = await this.receive(params);
+    const { taskId, historyIndex, submitted, current } = await this.receive(params);
     // SendStreamingMessage closes after INPUT_REQUIRED (the caller answers with a new message, §11.7)
     // and stays open through AUTH_REQUIRED (the task resumes by itself, §7.6.1).
     const stopAt = (s: TaskState) => s === 'TASK_STATE_INPUT_REQUIRED';
-    // A new task opens with the task as submitted; a follow-up with the task as it is now. Either
-    // way the statuses that follow the message come next, up to the state after *this* message.
+    // A new task opens with the task as submitted; a retry with the task as it is now, closing there
+    // if the caller has to act; a follow-up with the task as it is now. Then the statuses that follow
+    // the message (for a retry: that follow now), up to the state after *this* message.
     if (submitted) yield toSdkFrame({ task: submitted });
-    for await (const f of this.follow(taskId, { fromHistoryIndex: historyIndex, snapshot: !submitted, stopAt, signal: this.signal() })) yield toSdkFrame(f);
+    const from = submitted ? { fromHistoryIndex: historyIndex } : current ? { snapshot: true, stopAtSnapshot: true } : { snapshot: true, fromHistoryIndex: historyIndex };
+    for await (const f of this.follow(taskId, { ...from, stopAt, signal: this.signal() })) yield toSdkFrame(f);
   }
 
   async getTask(params: { id: string; historyLength?: number }, _ctx: ServerCallContext) {

@@ -86,6 +86,16 @@ export class PushConfigs {
     throw new UnsupportedOperationError({ message: `Task ${taskId} was started before this planner delivered push notifications; use SubscribeToTask or GetTask` });
   }
 
+  /**
+   * An inline webhook of a retried first message: registered unless the task already has one for
+   * that URL (the first attempt's, or an earlier retry's), so that retrying adds it at most once.
+   */
+  async createOnce(taskId: string, config: SealedPushConfig): Promise<void> {
+    const existing = await this.registered(taskId);
+    if (existing?.some((c) => c.url === config.url)) return;
+    await this.create(taskId, config);
+  }
+
   /** -32602 naming `field` and the bound when the task already has its most configs (an unknown task passes: its lookup says so). */
   async requireRoom(taskId: string, field: string): Promise<void> {
     let existing: UpstreamPushConfig[] | undefined;

@@ -118,6 +118,8 @@ export interface FollowOptions {
   fromHistoryIndex?: number;
   /** Stop after a status in one of these states (the terminal ones always stop). */
   stopAt?: (state: TaskState) => boolean;
+  /** Stop after the snapshot too when its state is one stopAt names (a retried first message). */
+  stopAtSnapshot?: boolean;
   /** Called with each read (blocking SendMessage looks at these instead of frames). */
   onRead?: (read: TaskRead) => void;
 }
@@ -147,8 +149,10 @@ export async function* followTask(client: Client, id: string, opts: FollowOption
   // Every status the plan recorded is in its history: each new one becomes a frame, in order,
   // even when several were recorded between two reads.
   let seenHistory = opts.fromHistoryIndex ?? read.task.history.length;
-  const seenArtifacts = new Set(opts.fromHistoryIndex === undefined ? (read.task.artifacts ?? []).map((a) => a.artifactId) : []);
-  if (opts.snapshot && isTerminal(read.task.status.state)) return;
+  // The artifacts the caller has: those in the snapshot, or all when frames start where the task stands now.
+  const seenArtifacts = new Set(opts.snapshot || opts.fromHistoryIndex === undefined ? (read.task.artifacts ?? []).map((a) => a.artifactId) : []);
+  const snapshotState = read.task.status.state;
+  if (opts.snapshot && (isTerminal(snapshotState) || (opts.stopAtSnapshot && (opts.stopAt?.(snapshotState) ?? false)))) return;
   // The plan's history moving is the cue to read again (client/follow-history.ts: a long poll of
   // about 20 s at most, one abort signal per poll, Temporal's outages waited out).
   const moves = followHistory(client, id, { runId: read.runId, ...(opts.signal ? { signal: opts.signal } : {}) });
