@@ -29,6 +29,7 @@ import { A2aTaskState, PlanId, PlannerOwner, PlannerWaitingOn, PlannerWaitingSin
 import { answerOf } from '../../workflows/plan/a2a-task';
 import { answerSizeProblem } from '../answer-bounds';
 import { listCallerTasks } from './list-tasks';
+import { refuseUnlistedMediaTypes } from './media-types';
 import { ConfigIdSchema, HistoryLengthSchema, IdSchema, invalidParams, parseParams } from './params';
 import { refusedAs } from './plan-refusals';
 import { PlanSelectionError, selectPlan, type PlanSkill, type SelectOptions } from './plans';
@@ -135,6 +136,7 @@ export class PlannerRequestHandler implements A2ARequestHandler {
   private async receive(params: SdkSendMessageRequest): Promise<Received> {
     const { message, configuration, metadata } = parseParams(SendMessageParamsSchema, SdkSendMessageRequest.toJSON(params));
     if (message.role !== 'ROLE_USER') throw invalidParams('message.role: a client message has role ROLE_USER');
+    refuseUnlistedMediaTypes(message.parts, this.options.card().defaultInputModes);
     const inline = configuration?.taskPushNotificationConfig;
     const push = inline ? this.push.accept(inline, 'configuration.taskPushNotificationConfig') : undefined;
     if (message.taskId) {
