@@ -291,11 +291,10 @@ export class PlannerRequestHandler implements A2ARequestHandler {
   async createTaskPushNotificationConfig(params: SdkPushConfig): Promise<SdkPushConfig> {
     this.push.requireOffered();
     const taskId = parseParams(IdSchema, params.taskId, 'taskId');
-    const config = this.push.accept({ url: params.url, ...(params.token ? { token: params.token } : {}), ...(params.authentication ? { authentication: params.authentication } : {}) }, '');
+    const config = this.push.accept({ ...(params.id ? { id: params.id } : {}), url: params.url, ...(params.token ? { token: params.token } : {}), ...(params.authentication ? { authentication: params.authentication } : {}) }, '');
     const read = await this.read(taskId);
-    if (read.closed || isTerminal(read.task.status.state)) {
-      throw new UnsupportedOperationError({ message: `Task ${taskId} is ${read.task.status.state}: there is nothing more to notify` });
-    }
+    // A finished task is answered, not refused (push-configs.ts unkept).
+    if (read.closed || isTerminal(read.task.status.state)) return this.push.unkept(taskId, config);
     return this.push.create(taskId, config);
   }
 
