@@ -192,15 +192,16 @@ describe('push configs: client ids and finished tasks', () => {
 });
 
 describe('401 on the face', () => {
-  it('HTTP+JSON answers google.rpc.Status (UNAUTHENTICATED); JSON-RPC a JSON-RPC error (-32000, id null); /v1 keeps its own shape', async () => {
+  it('HTTP+JSON answers google.rpc.Status (UNAUTHENTICATED); JSON-RPC a JSON-RPC error (-31401, id null), as a2a-go; /v1 keeps its own shape', async () => {
+    const info = [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'UNAUTHENTICATED', domain: 'a2a-protocol.org' }];
     for (const token of [null, 'not-a-token-of-this-planner']) {
       const r = await call(api.url, 'POST', '/a2a/rest/message:send', { token, headers: V1, body: { message: message([text('hi')]) } });
       expect(r.status).toBe(401);
       expect(r.headers.get('www-authenticate')).toMatch(/^Bearer /);
-      expect(r.body).toEqual({ error: { code: 401, status: 'UNAUTHENTICATED', message: expect.stringMatching(/Bearer|token/) as unknown, details: [] } });
+      expect(r.body).toEqual({ error: { code: 401, status: 'UNAUTHENTICATED', message: expect.stringMatching(/Bearer|token/) as unknown, details: info } });
       const j = await call(api.url, 'POST', '/a2a/jsonrpc', { token, headers: V1, body: { jsonrpc: '2.0', id: 7, method: 'GetTask', params: { id: 'x' } } });
       expect(j.status).toBe(401);
-      expect(j.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringMatching(/^Unauthenticated: /) as unknown } });
+      expect(j.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -31401, message: expect.stringMatching(/^Unauthenticated: /) as unknown, data: info } });
     }
     const list = await call(api.url, 'GET', '/a2a/rest/tasks', { token: null, headers: V1 });
     expect((list.body as RestErr).error.status).toBe('UNAUTHENTICATED');

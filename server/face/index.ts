@@ -100,17 +100,19 @@ export function a2aRouter(
 }
 
 /**
- * requireBearer's 401 in the binding's shape, its WWW-Authenticate kept: HTTP+JSON's
- * google.rpc.Status (code 401, UNAUTHENTICATED, as the SDK's errors); JSON-RPC an error response
- * with id null (the body is not read before the token is checked) and -32000, the one
- * implementation-defined server code A2A leaves free (§3.3.2 gives authentication none).
+ * requireBearer's 401 in the binding's shape, its WWW-Authenticate kept, as a2a-go answers it (and
+ * a2a/errors reads it as UnauthenticatedError): HTTP+JSON's google.rpc.Status (code 401,
+ * UNAUTHENTICATED); JSON-RPC an error response with id null (the body is not read before the token
+ * is checked) and -31401 (§3.3.2 gives authentication no JSON-RPC code). Both carry an ErrorInfo
+ * with reason UNAUTHENTICATED.
  */
 function unauthenticated(binding: 'jsonrpc' | 'rest'): ErrorRequestHandler {
   return (err: unknown, _req, res, next) => {
     if (!(err instanceof ApiError) || err.status !== 401) return next(err);
+    const info = [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'UNAUTHENTICATED', domain: 'a2a-protocol.org' }];
     res.status(401);
-    if (binding === 'jsonrpc') res.json({ jsonrpc: '2.0', id: null, error: { code: -32000, message: `Unauthenticated: ${err.message}` } });
-    else res.type('application/a2a+json').json({ error: { code: 401, status: 'UNAUTHENTICATED', message: err.message, details: [] } });
+    if (binding === 'jsonrpc') res.json({ jsonrpc: '2.0', id: null, error: { code: -31401, message: `Unauthenticated: ${err.message}`, data: info } });
+    else res.type('application/a2a+json').json({ error: { code: 401, status: 'UNAUTHENTICATED', message: err.message, details: info } });
   };
 }
 
