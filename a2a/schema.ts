@@ -289,8 +289,8 @@ export type AgentCard = z.infer<typeof AgentCardSchema>;
 
 export const SendMessageConfigurationSchema = z.object({
   acceptedOutputModes: z.array(z.string()).optional(),
-  /** Registered inline; leave taskId empty, the server knows it (spec §3.2.2). */
-  taskPushNotificationConfig: PushNotificationConfigSchema.optional(),
+  /** Registered inline; leave taskId empty, the server knows it (spec §3.2.2). It may carry the client's config id. */
+  taskPushNotificationConfig: TaskPushNotificationConfigSchema.optional(),
   historyLength: z.number().int().min(0).optional(),
   /** v1.0 replaced v0.3's `blocking` with this, inverted: blocking is the default. */
   returnImmediately: z.boolean().optional(),

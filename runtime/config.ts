@@ -56,6 +56,14 @@ const tokenList = z
   .refine((tokens) => tokens.length > 0, 'no token in the list')
   .refine((tokens) => tokens.every((t) => t.length >= 16), 'each token needs at least 16 characters');
 
+/** Milliseconds between 100 and an hour, named with the value when it is not. */
+const keepAliveMs = z.string().transform((s, ctx) => {
+  const n = /^\d+$/.test(s) ? Number(s) : NaN;
+  if (n >= 100 && n <= 3_600_000) return n;
+  ctx.addIssue({ code: 'custom', message: `${JSON.stringify(s)} is not a whole number of milliseconds from 100 to 3600000` });
+  return z.NEVER;
+});
+
 const LOG_FORMATS = ['pretty', 'json'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
@@ -170,6 +178,8 @@ const ConfigSchema = z.object({
   PLANNER_ANSWER_MAX_BYTES: z.coerce.number().int().min(1).default(64 * 1024),
   /** How long an answer request waits for the agent's reply before it returns 202 (accepted, pending). */
   PLANNER_ANSWER_WAIT: duration.default('30s'),
+  /** How long an A2A stream may stay silent before it carries an SSE comment frame (`: keep-alive`), so clients and proxies do not cut it. */
+  PLANNER_SSE_KEEPALIVE_MS: keepAliveMs.default(15_000),
 });
 
 export type PlannerConfig = z.output<typeof ConfigSchema>;

@@ -29,6 +29,7 @@ import { A2aTaskState, PlanId, PlannerOwner, PlannerWaitingOn, PlannerWaitingSin
 import { answerOf } from '../../workflows/plan/a2a-task';
 import { answerSizeProblem } from '../answer-bounds';
 import { listCallerTasks } from './list-tasks';
+import { refuseUnlistedMediaTypes } from './media-types';
 import { ConfigIdSchema, HistoryLengthSchema, IdSchema, invalidParams, parseParams } from './params';
 import { refusedAs } from './plan-refusals';
 import { PlanSelectionError, selectPlan, type PlanSkill, type SelectOptions } from './plans';
@@ -146,6 +147,7 @@ export class PlannerRequestHandler implements A2ARequestHandler {
   private async receive(params: SdkSendMessageRequest): Promise<Received> {
     const { message, configuration, metadata } = parseParams(SendMessageParamsSchema, SdkSendMessageRequest.toJSON(params));
     if (message.role !== 'ROLE_USER') throw invalidParams('message.role: a client message has role ROLE_USER');
+    refuseUnlistedMediaTypes(message.parts, this.options.card().defaultInputModes);
     const inline = configuration?.taskPushNotificationConfig;
     const push = inline ? this.push.accept(inline, 'configuration.taskPushNotificationConfig') : undefined;
     if (message.taskId) {
@@ -315,11 +317,10 @@ export class PlannerRequestHandler implements A2ARequestHandler {
   async createTaskPushNotificationConfig(params: SdkPushConfig): Promise<SdkPushConfig> {
     this.push.requireOffered();
     const taskId = parseParams(IdSchema, params.taskId, 'taskId');
-    const config = this.push.accept({ url: params.url, ...(params.token ? { token: params.token } : {}), ...(params.authentication ? { authentication: params.authentication } : {}) }, '');
+    const config = this.push.accept({ ...(params.id ? { id: params.id } : {}), url: params.url, ...(params.token ? { token: params.token } : {}), ...(params.authentication ? { authentication: params.authentication } : {}) }, '');
     const read = await this.read(taskId);
-    if (read.closed || isTerminal(read.task.status.state)) {
-      throw new UnsupportedOperationError({ message: `Task ${taskId} is ${read.task.status.state}: there is nothing more to notify` });
-    }
+    // A finished task is answered, not refused (push-configs.ts unkept).
+    if (read.closed || isTerminal(read.task.status.state)) return this.push.unkept(taskId, config);
     return this.push.create(taskId, config);
   }
 

@@ -2,7 +2,8 @@
 // (PLANNER_API_TOKEN, as the API), JSON-RPC at /a2a/jsonrpc and HTTP+JSON under /a2a/rest.
 // @a2a-js/sdk's transports do the protocol's edges (A2A-Version, error codes, SSE framing); the
 // PlannerRequestHandler serves every method from Temporal. Ahead of the SDK: the body's size and
-// nesting depth, and the caller's bound on open streams (shared with /v1). See docs/a2a-server.md.
+// nesting depth, and the caller's bound on open streams (shared with /v1); a 401 in each binding's
+// shape; keep-alive comment frames on quiet streams. See docs/a2a-server.md.
 import { createHash } from 'node:crypto';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import { jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
@@ -10,9 +11,11 @@ import type { AgentCard } from '../../a2a/schema';
 import type { ApiContext } from '../context';
 import { principalOfResponse, requireBearer, type AuthSettings } from '../auth';
 import { CallerStreams, STREAM_RETRY_AFTER_S } from '../caller-streams';
+import { ApiError } from '../errors';
 import { JsonTooDeepError, refuseDeepJson } from '../json-depth';
 import { PlannerRequestHandler, requestScope } from './handler';
 import { PLAN_DOCUMENT_SKILL, agentUrlsFrom, planSkills, type PlanSkill } from './plans';
+import { sseKeepAlive } from './sse-keepalive';
 
 export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
 export const JSONRPC_PATH = '/a2a/jsonrpc';
@@ -90,9 +93,27 @@ export function a2aRouter(
   };
   const bearer = requireBearer(auth);
   const bounds = { limit: ctx.config.PLANNER_API_BODY_LIMIT, maxDepth: ctx.config.PLANNER_JSON_MAX_DEPTH };
-  router.use(JSONRPC_PATH, bearer, scoped, ...faceBody(bounds, 'jsonrpc'), streamSlot(streams, 'jsonrpc'), jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
-  router.use(REST_PATH, bearer, scoped, ...faceBody(bounds, 'rest'), streamSlot(streams, 'rest'), restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+  const keepAlive = sseKeepAlive(ctx.config.PLANNER_SSE_KEEPALIVE_MS);
+  router.use(JSONRPC_PATH, bearer, unauthenticated('jsonrpc'), scoped, ...faceBody(bounds, 'jsonrpc'), streamSlot(streams, 'jsonrpc'), keepAlive, jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+  router.use(REST_PATH, bearer, unauthenticated('rest'), scoped, ...faceBody(bounds, 'rest'), streamSlot(streams, 'rest'), keepAlive, restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
   return router;
+}
+
+/**
+ * requireBearer's 401 in the binding's shape, its WWW-Authenticate kept, as a2a-go answers it (and
+ * a2a/errors reads it as UnauthenticatedError): HTTP+JSON's google.rpc.Status (code 401,
+ * UNAUTHENTICATED); JSON-RPC an error response with id null (the body is not read before the token
+ * is checked) and -31401 (§3.3.2 gives authentication no JSON-RPC code). Both carry an ErrorInfo
+ * with reason UNAUTHENTICATED.
+ */
+function unauthenticated(binding: 'jsonrpc' | 'rest'): ErrorRequestHandler {
+  return (err: unknown, _req, res, next) => {
+    if (!(err instanceof ApiError) || err.status !== 401) return next(err);
+    const info = [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'UNAUTHENTICATED', domain: 'a2a-protocol.org' }];
+    res.status(401);
+    if (binding === 'jsonrpc') res.json({ jsonrpc: '2.0', id: null, error: { code: -31401, message: `Unauthenticated: ${err.message}`, data: info } });
+    else res.type('application/a2a+json').json({ error: { code: 401, status: 'UNAUTHENTICATED', message: err.message, details: info } });
+  };
 }
 
 /** The methods that answer with a stream, in v1.0 and 0.3 names (JSON-RPC). */

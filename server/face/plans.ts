@@ -64,7 +64,8 @@ export const PLAN_DOCUMENT_SKILL: AgentSkill = {
   name: 'Run a plan document',
   description: 'Send a plan document (the plan-file format, docs/plans.md) as a data part {"plan": {...}, "inputs": {...}}; the planner runs it and relays its agents\' questions and authorization requests.',
   tags: ['plan'],
-  inputModes: ['application/json'],
+  // Its text part is the input `request`, as for a plan file's skill.
+  inputModes: ['application/json', 'text/plain'],
   outputModes: ['application/json', 'text/plain'],
 };
 

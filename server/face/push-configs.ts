@@ -8,6 +8,7 @@
 // handlers: their push-configs query is not registered, which is how the face tells them apart. A
 // task has at most PLANNER_PUSH_CONFIGS_PER_TASK configs (each change is one POST per config):
 // checked here, and again by the plan's validator.
+import { randomUUID } from 'node:crypto';
 import { QueryNotRegisteredError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { TaskPushNotificationConfig as SdkPushConfig } from '@a2a-js/sdk';
 import { PushNotificationNotSupportedError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
@@ -15,19 +16,21 @@ import { AuthenticationInfoSchema } from '../../a2a/schema';
 import { outboundPolicy } from '../../a2a/outbound-policy';
 import { openSecrets, sealSecrets } from '../../a2a/sealed-credentials';
 import { registeredWebhookUrlProblem } from '../../a2a/webhook-url';
-import { PlanUpdateRefusal, createPushConfigUpdate, deletePushConfigUpdate, pushConfigsQuery, type UpstreamPushConfig } from '../../workflows/plan/messages';
-import { invalidParams } from './params';
+import { PlanUpdateRefusal, createPushConfigUpdate, deletePushConfigUpdate, pushConfigsQuery, type NewPushConfig, type UpstreamPushConfig } from '../../workflows/plan/messages';
+import { ConfigIdSchema, invalidParams, parseParams } from './params';
 import { refusedAs } from './plan-refusals';
 
 /** A webhook as a caller gives it (a config's fields, or configuration.taskPushNotificationConfig). */
 export interface PushInput {
+  /** The caller's own id for it (kept; the same id again replaces that config). */
+  id?: string;
   url: string;
   token?: string;
   authentication?: { scheme: string; credentials?: string };
 }
 
-/** A webhook as the plan keeps it: checked, its secrets sealed; the plan gives it its id. */
-export type SealedPushConfig = Omit<UpstreamPushConfig, 'id'>;
+/** A webhook as the plan keeps it: checked, its secrets sealed; the caller's id, or the plan gives it one. */
+export type SealedPushConfig = NewPushConfig;
 
 /** Why the planner will not call this webhook, naming its field (§13.2: it goes through the outbound policy). */
 function pushInputProblem(c: PushInput): string | undefined {
@@ -59,26 +62,33 @@ export class PushConfigs {
   accept(c: PushInput, prefix: string): SealedPushConfig {
     const problem = pushInputProblem(c);
     if (problem) throw invalidParams(`${prefix ? `${prefix}.` : ''}${problem}`);
+    const id = c.id ? parseParams(ConfigIdSchema, c.id, `${prefix ? `${prefix}.` : ''}id`) : undefined;
     const secret = this.requireOffered();
     const token = c.token || undefined;
     const credentials = c.authentication?.credentials || undefined;
     return {
+      ...(id ? { id } : {}),
       url: c.url,
       ...(c.authentication ? { scheme: c.authentication.scheme } : {}),
       ...(token || credentials ? { sealed: sealSecrets(secret, { ...(token ? { token } : {}), ...(credentials ? { credentials } : {}) }) } : {}),
     };
   }
 
-  /** Registers the webhook with the task's plan, which assigns its id; -32602 naming the bound when the task has its most. */
+  /**
+   * Registers the webhook with the task's plan (which gives it an id when the caller did not);
+   * -32602 naming the bound when the task has its most (a config replacing one of its id takes no
+   * more room). A plan that closed meanwhile: as on a finished task, answered and kept nowhere.
+   */
   async create(taskId: string, config: SealedPushConfig): Promise<SdkPushConfig> {
     try {
       const existing = await this.registered(taskId);
       if (existing !== undefined) {
-        if (existing.length >= this.perTask) throw invalidParams(`taskId: ${this.tooMany(taskId, existing.length)}`);
+        const replaces = config.id !== undefined && existing.some((c) => c.id === config.id);
+        if (!replaces && existing.length >= this.perTask) throw invalidParams(`taskId: ${this.tooMany(taskId, existing.length)}`);
         return this.toSdk(taskId, await this.client.workflow.getHandle(taskId).executeUpdate(createPushConfigUpdate, { args: [config] }));
       }
     } catch (err) {
-      if (err instanceof WorkflowNotFoundError) throw new UnsupportedOperationError({ message: `Task ${taskId} has ended: there is nothing more to notify` });
+      if (err instanceof WorkflowNotFoundError) return this.unkept(taskId, config);
       if (refusedAs(err, PlanUpdateRefusal.InvalidPushConfig)) throw invalidParams(err.cause.message);
       if (refusedAs(err, PlanUpdateRefusal.TooManyPushConfigs)) throw invalidParams(`taskId: ${err.cause.message}`);
       throw err;
@@ -88,12 +98,22 @@ export class PushConfigs {
 
   /**
    * An inline webhook of a retried first message: registered unless the task already has one for
-   * that URL (the first attempt's, or an earlier retry's), so that retrying adds it at most once.
+   * that URL (the first attempt's, or an earlier retry's), so that retrying adds it at most once;
+   * one with the caller's id replaces that config in place, which is as idempotent.
    */
   async createOnce(taskId: string, config: SealedPushConfig): Promise<void> {
     const existing = await this.registered(taskId);
-    if (existing?.some((c) => c.url === config.url)) return;
+    if (config.id === undefined && existing?.some((c) => c.url === config.url)) return;
     await this.create(taskId, config);
+  }
+
+  /**
+   * A config on a finished task (§3.1.7 has no error for it, and the SDKs accept it): the task
+   * changes no more, so nothing would ever be sent, and a closed plan takes no update. Answered as
+   * created, with the caller's id or a new one, and kept nowhere (Get: -32001; List omits it).
+   */
+  unkept(taskId: string, config: SealedPushConfig): SdkPushConfig {
+    return this.toSdk(taskId, { ...config, id: config.id ?? randomUUID() });
   }
 
   /** -32602 naming `field` and the bound when the task already has its most configs (an unknown task passes: its lookup says so). */

@@ -4,11 +4,18 @@
 // time per webhook. A change is keyed <task>/<event>/<config>: the activity sends that key on
 // every attempt, and a key delivered once is never queued again. Each config costs an activity per
 // change, so a task has a bounded number (the validator refuses one more, leaving no event).
-import { ApplicationFailure, CancellationScope, condition, log, proxyActivities, uuid4 } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, condition, log, patched, proxyActivities, uuid4 } from '@temporalio/workflow';
 import type { PlannerActivities } from '../../activities';
 import type { Artifact, Message } from '../../a2a/schema';
 import { webhookUrlProblem } from '../../a2a/webhook-url';
-import { PUSH_CONFIGS_PER_TASK, PlanUpdateRefusal, type UpstreamPushConfig } from './messages';
+import { PUSH_CONFIGS_PER_TASK, PUSH_CONFIG_ID, PlanUpdateRefusal, type NewPushConfig, type UpstreamPushConfig } from './messages';
+
+/**
+ * A caller's own config id is kept (before it, every config got uuid4()). Behind a patch although
+ * it adds no command: an update carrying an id that a worker without this code handled got a uuid4
+ * (and drew from the workflow's random), so replaying it must do the same.
+ */
+const CLIENT_CONFIG_IDS_PATCH = 'a2a-push-client-config-ids';
 
 const { deliverUpstreamPush } = proxyActivities<Pick<PlannerActivities, 'deliverUpstreamPush'>>({
   startToCloseTimeout: '30s',
@@ -17,8 +24,9 @@ const { deliverUpstreamPush } = proxyActivities<Pick<PlannerActivities, 'deliver
 });
 
 /** Why a config cannot be registered, naming its field (the face checked the token and authentication before sealing them). */
-function configProblem(c: Omit<UpstreamPushConfig, 'id'>): string | undefined {
+function configProblem(c: NewPushConfig): string | undefined {
   if (typeof c?.url !== 'string' || c.url === '') return 'url: a webhook URL is required';
+  if (c.id !== undefined && (typeof c.id !== 'string' || !PUSH_CONFIG_ID.test(c.id))) return `id: ${JSON.stringify(c.id)} is not a config id (1 to 128 letters, digits, '.', '_', '~' or '-')`;
   const url = webhookUrlProblem(c.url);
   if (url) return `url: ${url}`;
   if (c.scheme !== undefined && (typeof c.scheme !== 'string' || c.scheme === '')) return 'authentication.scheme: must be a non-empty string';
@@ -41,16 +49,21 @@ export class PlanPushRecord {
 
   constructor(
     readonly taskId: string,
-    inline: Array<Omit<UpstreamPushConfig, 'id'>> = [],
+    inline: NewPushConfig[] = [],
     /** The most configs the task may have (checked by the create update's validator). */
     readonly maxConfigs: number = PUSH_CONFIGS_PER_TASK,
   ) {
     for (const c of inline) if (!configProblem(c)) this.create(c);
   }
 
-  /** The createPushConfig update (and each inline config that passes): the config, with the id the plan gave it. */
-  create(c: Omit<UpstreamPushConfig, 'id'>): UpstreamPushConfig {
-    const config: UpstreamPushConfig = { id: uuid4(), url: c.url, ...(c.scheme ? { scheme: c.scheme } : {}), ...(c.sealed ? { sealed: c.sealed } : {}) };
+  /**
+   * The createPushConfig update (and each inline config that passes): the config, with the caller's
+   * id or one the plan gives it. A config of the same id is replaced in its place (as a2a-js's
+   * store does); what was queued for the webhook it had is not sent.
+   */
+  create(c: NewPushConfig): UpstreamPushConfig {
+    const id = c.id !== undefined && patched(CLIENT_CONFIG_IDS_PATCH) ? c.id : uuid4();
+    const config: UpstreamPushConfig = { id, url: c.url, ...(c.scheme ? { scheme: c.scheme } : {}), ...(c.sealed ? { sealed: c.sealed } : {}) };
     this.configs.set(config.id, config);
     this.queues.set(config.id, []);
     return config;
@@ -66,10 +79,11 @@ export class PlanPushRecord {
    * tells the face why. Validators do not run on replay, so the bound needs no patch: an update
    * already in a history replays as it was accepted.
    */
-  checkConfig(c: Omit<UpstreamPushConfig, 'id'>): void {
+  checkConfig(c: NewPushConfig): void {
     const problem = configProblem(c);
     if (problem) throw ApplicationFailure.create({ type: PlanUpdateRefusal.InvalidPushConfig, message: problem, nonRetryable: true });
-    if (this.configs.size >= this.maxConfigs) {
+    // A replacement takes no more room.
+    if (!(c.id !== undefined && this.configs.has(c.id)) && this.configs.size >= this.maxConfigs) {
       throw ApplicationFailure.create({
         type: PlanUpdateRefusal.TooManyPushConfigs,
         message: `task ${this.taskId} has ${this.configs.size} push notification configs, the most it may have (PLANNER_PUSH_CONFIGS_PER_TASK (${this.maxConfigs}) when it started); delete one first`,

@@ -99,7 +99,7 @@ export interface PlanA2aInput {
   /** The upstream's first message, as received (wire form), with taskId and contextId filled in. */
   message: Message;
   /** A webhook given inline with the first message (configuration.taskPushNotificationConfig). */
-  pushConfigs?: Array<Omit<UpstreamPushConfig, 'id'>>;
+  pushConfigs?: NewPushConfig[];
   /** The most push configs the task may have (PLANNER_PUSH_CONFIGS_PER_TASK when the face started it); absent: PUSH_CONFIGS_PER_TASK. */
   maxPushConfigs?: number;
 }
@@ -147,7 +147,7 @@ export const upstreamMessageUpdate = defineUpdate<UpstreamMessageResult, [Upstre
 export const planTaskQuery = defineQuery<PlanTask | null>('a2aTask');
 
 /**
- * A webhook an upstream caller registered for the plan's task (its id assigned by the plan). Its
+ * A webhook an upstream caller registered for the plan's task (its id the caller's, or assigned by the plan). Its
  * token and authentication credentials travel sealed (a2a/sealed-credentials.ts): history never
  * holds them in the clear.
  */
@@ -159,7 +159,11 @@ export interface UpstreamPushConfig {
   /** The token and credentials, sealed by the face with PLANNER_WEBHOOK_SECRET. */
   sealed?: string;
 }
-export const createPushConfigUpdate = defineUpdate<UpstreamPushConfig, [Omit<UpstreamPushConfig, 'id'>]>('createPushConfig');
+/** A config to register: `id` is the caller's own, when it gave one (a second create with it replaces that config). */
+export type NewPushConfig = Omit<UpstreamPushConfig, 'id'> & { id?: string };
+/** A config id a caller may choose: it names the config in REST paths and in delivery keys (`<task>/<event>/<config>`). */
+export const PUSH_CONFIG_ID = /^[A-Za-z0-9._~-]{1,128}$/;
+export const createPushConfigUpdate = defineUpdate<UpstreamPushConfig, [NewPushConfig]>('createPushConfig');
 /** Idempotent: deleting a config that is not there succeeds (spec §3.1.10); the result says whether one was. */
 export const deletePushConfigUpdate = defineUpdate<{ deleted: boolean }, [{ id: string }]>('deletePushConfig');
 /** The task's push configs, in creation order; [] for a plan with no push support (started before it). */
