@@ -52,12 +52,14 @@ export interface AgentLog {
   subscriptions: RecordedSubscription[];
   approvals: { taskId: string; at: number }[];
   pushDeliveries: { taskId: string; at: number; url: string; status?: number }[];
+  /** The task the agent made of each message its executor ran: how a test finds the agent's task for a first message. */
+  tasks: { messageId: string; taskId: string }[];
   /** Every HTTP request's path and headers, the card's included: what a client really sent (credentials, in tests). */
   received: { at: number; path: string; headers: Record<string, string | string[] | undefined> }[];
 }
 
 export function createLog(): AgentLog {
-  return { requests: [], userMessages: [], subscriptions: [], approvals: [], pushDeliveries: [], received: [] };
+  return { requests: [], userMessages: [], subscriptions: [], approvals: [], pushDeliveries: [], tasks: [], received: [] };
 }
 
 interface RequestInfo {

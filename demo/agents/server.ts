@@ -120,7 +120,14 @@ export async function startAgent(spec: AgentSpec, opts: AgentOptions = {}): Prom
   const pushStore = new InMemoryPushNotificationStore(singleOwner);
   const pushSender = new RecordingPushSender(pushStore, log.pushDeliveries);
   // The handler only uses the push store and sender when the card enables push notifications.
-  const handler = new DefaultRequestHandler(card, taskStore, behaviour.executor, undefined, pushStore, pushSender);
+  const executor: AgentExecutor = {
+    execute: (ctx, bus) => {
+      log.tasks.push({ messageId: ctx.userMessage.messageId, taskId: ctx.taskId });
+      return behaviour.executor.execute(ctx, bus);
+    },
+    cancelTask: (taskId, bus) => behaviour.executor.cancelTask(taskId, bus),
+  };
+  const handler = new DefaultRequestHandler(card, taskStore, executor, undefined, pushStore, pushSender);
   const streamPolicy = dropFirstStreams(opts.dropStreams ?? 0);
 
   app.use((req, _res, next) => {

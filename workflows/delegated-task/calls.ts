@@ -1,7 +1,7 @@
 // The activity proxies a delegation calls through, one per kind of call, each with the timeouts and
 // retries that call needs (the watch has its own, per lease kind, in watch.ts). A proxy is no
 // command: creating one records nothing, the call does.
-import { proxyActivities, type ActivityInterfaceFor } from '@temporalio/workflow';
+import { CancellationScope, proxyActivities, type ActivityInterfaceFor } from '@temporalio/workflow';
 import { msToNumber } from '@temporalio/common/lib/time';
 import type { PlannerActivities } from '../../activities';
 import type { Policies } from './input';
@@ -23,4 +23,17 @@ export function shortCalls(): Calls {
     startToCloseTimeout: '30s',
     retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 20, nonRetryableErrorTypes: ['RemoteTaskLost'] },
   });
+}
+
+/**
+ * Since this patch a cancel that arrives while the first message is in flight waits for the send's
+ * outcome, so that the task it created is known and cancelled too (else it ran on at the agent,
+ * unseen), and the step's last report (the remote state after CancelTask) reaches its plan before
+ * the step closes, so the plan can say which remote tasks were cancelled.
+ */
+export const CANCEL_FOLLOWS_SEND_PATCH = 'cancel-follows-first-send';
+
+/** The first send, followed to its outcome whatever cancels the run meanwhile (CANCEL_FOLLOWS_SEND_PATCH). */
+export function followedSend(sender: Calls): PlannerActivities['sendMessage'] {
+  return (input) => CancellationScope.nonCancellable(() => sender.sendMessage(input));
 }

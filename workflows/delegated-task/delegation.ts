@@ -11,7 +11,7 @@ import { REPORT_REFUSED_ANSWERS_PATCH, answerRefusal, refuseAnswer, type Answera
 import { RemoteTask, artifactKey } from './remote-task';
 import { CONFIRM_PUSHED_END_PATCH, PushedEndConfirmation } from './pushed-end';
 import { Alerts, type AlertKind } from './alerts';
-import { sendCalls, shortCalls, type Calls } from './calls';
+import { CANCEL_FOLLOWS_SEND_PATCH, followedSend, sendCalls, shortCalls, type Calls } from './calls';
 import type { DelegatedTaskCarry, Question, Wait } from './carry';
 import { untilDeadline, waitFor } from './deadlines';
 import { authRoundsExceeded, deadlineExceeded } from './outcome';
@@ -23,7 +23,6 @@ import { WatchLease, WatchLeases } from './watch';
  * terminal state it may already hold and cost a new subscription and ~12 history events per approval.
  */
 export const KEEP_WATCH_PATCH = 'keep-watch-after-approval';
-
 
 export class Delegation {
   readonly task: RemoteTask;
@@ -172,13 +171,13 @@ export class Delegation {
   }
 
   // ---- The waits: one per remote state, each returning when the state may have moved ----
-
   /** Sends the first message; returns the result when the agent answered with a Message and made no task. */
   async sendFirst(): Promise<DelegatedTaskResult | undefined> {
     const { agent, message, policies } = this.input;
     const messageId = `${this.workflowId}/${this.chain}/0`;
     const timeoutMs = msToNumber(policies.sendTimeout);
-    let sent = await this.sender.sendMessage({ agent, messageId, message, timeoutMs });
+    const send = patched(CANCEL_FOLLOWS_SEND_PATCH) ? followedSend(this.sender) : this.sender.sendMessage;
+    let sent = await send({ agent, messageId, message, timeoutMs });
     while (sent.unresolved) {
       // Never resend blindly: by default an operator decides (resend, or adopt the task the agent made).
       let resolution: SendResolution = { action: 'resend' };
@@ -190,7 +189,7 @@ export class Delegation {
         resolution = this.resolution!;
         this.resolution = undefined;
       }
-      sent = await this.sender.sendMessage({
+      sent = await send({
         agent,
         messageId,
         message,
@@ -288,7 +287,6 @@ export class Delegation {
   }
 
   // ---- The run's edges: continue-as-new, cancellation, the end ----
-
   historyFull(): boolean {
     const info = workflowInfo();
     return info.continueAsNewSuggested || info.historyLength >= this.input.policies.historyBudget;
@@ -307,7 +305,9 @@ export class Delegation {
     if (!this.task.taskId || this.task.terminal) return;
     const reply = await CancellationScope.nonCancellable(() => this.calls.cancelRemoteTask({ agent: this.input.agent, taskId: this.task.taskId! }));
     if (reply) this.task.apply(reply);
-    this.publish();
+    // The run is cancelled, so a report needs a scope of its own; it reaches the plan before the run ends.
+    if (!patched(CANCEL_FOLLOWS_SEND_PATCH)) return this.publish();
+    await CancellationScope.nonCancellable(() => (this.publish(), this.publisher.reported()));
   }
 
   /** The remote task was cancelled by someone else: a workflow may not cancel itself, so an activity asks the server. */

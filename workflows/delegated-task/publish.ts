@@ -26,6 +26,8 @@ export class Publisher {
   private published = '';
   /** Reports sent to the plan by this run, so that it can tell a late one from the latest. */
   private reports = 0;
+  /** Settles once the last report has reached the plan (or failed to). */
+  private lastReport: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly input: DelegatedTask,
@@ -55,10 +57,15 @@ export class Publisher {
     setCurrentDetails(details);
     // A plan's step tells its plan, which shows the most urgent wait among its steps.
     if (this.parentWorkflowId && input.stepId) {
-      void getExternalWorkflowHandle(this.parentWorkflowId)
+      this.lastReport = getExternalWorkflowHandle(this.parentWorkflowId)
         .signal(stepChangedSignal, { stepId: input.stepId, status: state.status(), seq: ++this.reports })
         .catch((err: unknown) => log.warn('plan not told of the step change', { error: String(err) }));
     }
+  }
+
+  /** The last report to the plan, delivered (a step's last word must reach its plan before the step closes). */
+  reported(): Promise<void> {
+    return this.lastReport;
   }
 }
 

@@ -44,7 +44,7 @@ const who = (step: StepStatus): string => `agent ${step.agent} (step ${step.id}$
  */
 export function planTaskState(plan: Pick<PlanStatus, 'state' | 'steps'>, failure?: string): PlanTaskState {
   if (plan.state === 'completed') return { state: 'TASK_STATE_COMPLETED', text: `Plan completed: ${plan.steps.length} of ${plan.steps.length} steps done`, queued: [] };
-  if (plan.state === 'cancelled') return { state: 'TASK_STATE_CANCELED', text: 'Plan cancelled; the agents\' tasks were cancelled with it', queued: [] };
+  if (plan.state === 'cancelled') return { state: 'TASK_STATE_CANCELED', text: cancelledText(plan.steps), queued: [] };
   if (plan.state === 'failed') {
     const bad = plan.steps.filter((s) => s.state === 'failed');
     const why = failure ?? (bad.map((s) => `step ${s.id} (${s.agent}) failed: ${s.reason ?? 'no reason given'}`).join('; ') || 'a step did not complete');
@@ -86,6 +86,20 @@ export function planTaskState(plan: Pick<PlanStatus, 'state' | 'steps'>, failure
     text: running.length > 0 ? `Working: ${running.map((s) => `${s.id} (${s.agent}: ${s.remoteState ?? 'starting'})`).join(', ')}${local}` : 'Working',
     queued: [],
   };
+}
+
+/** A cancelled plan's last word: which of the agents' tasks it cancelled, and which it could not. */
+function cancelledText(steps: StepStatus[]): string {
+  const stopped = steps.filter((s) => s.state === 'cancelled' && s.taskId);
+  const done = stopped.filter((s) => s.remoteState === 'TASK_STATE_CANCELED');
+  const left = stopped.filter((s) => s.remoteState !== 'TASK_STATE_CANCELED');
+  const named = (s: StepStatus): string => `${s.id} (${s.agent} task ${s.taskId})`;
+  if (stopped.length === 0) return 'Plan cancelled; no agent had a task of it running';
+  return [
+    'Plan cancelled',
+    ...(done.length ? [`the agents' tasks cancelled: ${done.map(named).join(', ')}`] : []),
+    ...(left.length ? [`could not be cancelled: ${left.map((s) => `${named(s)}, ${s.remoteState ?? 'state unknown'}`).join('; ')}`] : []),
+  ].join('; ');
 }
 
 /**
