@@ -21,8 +21,18 @@ describe('RemoteTask', () => {
     expect(t.authEntries).toBe(2);
   });
 
-  it('does not count a restated request (same text, later timestamp) as a new round', () => {
+  it('counts a newer AUTH_REQUIRED in the same words as a new round (the agent did ask again)', () => {
     const t = new RemoteTask();
+    t.apply(obs('TASK_STATE_AUTH_REQUIRED', 1, 'approve at /a'));
+    t.apply(obs('TASK_STATE_AUTH_REQUIRED', 1, 'approve at /a'));
+    expect(t.authEntries).toBe(1); // the same status seen twice is one round
+    t.apply(obs('TASK_STATE_AUTH_REQUIRED', 2, 'approve at /a'));
+    expect(t.authEntries).toBe(2);
+  });
+
+  it('before auth-rounds-by-time, did not count a restated request (same text, later timestamp) as a new round', () => {
+    const t = new RemoteTask();
+    t.roundsByTime = false;
     t.apply(obs('TASK_STATE_AUTH_REQUIRED', 1, 'approve at /a'));
     t.apply(obs('TASK_STATE_AUTH_REQUIRED', 2, 'approve at /a'));
     expect(t.authEntries).toBe(1);

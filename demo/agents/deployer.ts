@@ -40,6 +40,8 @@ class Deployer implements AgentExecutor {
     private readonly authRounds: number,
     /** Simulated work added to each step (benchmarks): before each approval request and before the result. */
     private readonly workMs: number = 0,
+    /** Every round asks in the same words, as agents that do not number their rounds do. */
+    private readonly sameText = false,
   ) {}
 
   execute = async (ctx: RequestContext, bus: ExecutionEventBus): Promise<void> => {
@@ -95,7 +97,7 @@ class Deployer implements AgentExecutor {
     for (let round = 1; round <= this.authRounds; round++) {
       if (!publishing()) return;
       const approvalUrl = `${this.baseUrl}/approve/${taskId}`;
-      const suffix = this.authRounds > 1 ? ` (approval ${round} of ${this.authRounds})` : '';
+      const suffix = this.authRounds > 1 && !this.sameText ? ` (approval ${round} of ${this.authRounds})` : '';
       const text = `An operator must approve this deploy at ${approvalUrl}${suffix}`;
       // Register the waiter before announcing it, so an approval can never arrive first.
       const outcome = new Promise<Outcome>((resolve) => (run.release = resolve));
@@ -134,7 +136,7 @@ class Deployer implements AgentExecutor {
   }
 }
 
-export function deployerSpec(authRounds: number, workMs = 0): AgentSpec {
+export function deployerSpec(authRounds: number, workMs = 0, sameText = false): AgentSpec {
   return {
     name: 'deployer',
     description: 'Deploys a build to staging after an operator approves it out of band.',
@@ -144,7 +146,7 @@ export function deployerSpec(authRounds: number, workMs = 0): AgentSpec {
       ]),
     ],
     createBehaviour: ({ baseUrl }) => {
-      const deployer = new Deployer(baseUrl, authRounds, workMs);
+      const deployer = new Deployer(baseUrl, authRounds, workMs, sameText);
       return {
         executor: deployer,
         approve: (taskId) => deployer.approve(taskId),

@@ -8,7 +8,7 @@ import type { WatchResult } from '../../activities';
 import type { DeadlinePolicy, DelegatedTask, DelegatedTaskResult } from './input';
 import type { Answer, AnswerResult, DelegatedTaskStatus, Observation, RefusedAnswer, SendResolution, WatchProblem } from './messages';
 import { REPORT_REFUSED_ANSWERS_PATCH, answerRefusal, refuseAnswer, type AnswerableView } from './answer-rules';
-import { RemoteTask, artifactKey } from './remote-task';
+import { AUTH_ROUNDS_BY_TIME_PATCH, RemoteTask, artifactKey } from './remote-task';
 import { CONFIRM_PUSHED_END_PATCH, PushedEndConfirmation } from './pushed-end';
 import { Alerts, type AlertKind } from './alerts';
 import { CANCEL_FOLLOWS_SEND_PATCH, followedSend, sendCalls, shortCalls, type Calls } from './calls';
@@ -66,6 +66,7 @@ export class Delegation {
   ) {
     const { task, ...carried } = carry ?? { task: undefined };
     this.task = task ? RemoteTask.from(task) : new RemoteTask();
+    this.task.roundsByTime = patched(AUTH_ROUNDS_BY_TIME_PATCH);
     Object.assign(this, carried);
     const info = workflowInfo();
     this.workflowId = info.workflowId;

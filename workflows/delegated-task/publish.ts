@@ -77,7 +77,7 @@ function describeWait(agent: string, state: PublishedState, waitingOn: WaitingOn
   const problem = (state.problem ? `\n\n**Not watched**: ${state.problem.error} (since ${state.problem.since}); still trying.` : '') + refused;
   if (state.unresolvedSend) return `${head}\n\nWaiting on an operator:\n\n> ${state.unresolvedSend}`;
   if (waitingOn === 'human') return `${head}\n\nWaiting on a human (question turn ${state.question?.turn}):\n\n> ${task.text ?? ''}\n\nAnswer with the \`answer\` update or signal.${problem}`;
-  if (waitingOn === 'operator') return `${head}\n\nWaiting on an operator:\n\n> ${task.text ?? ''}${problem}`;
+  if (waitingOn === 'operator') return `${head}\n\nWaiting on an operator (approval round ${task.authEntries}):\n\n> ${task.text ?? ''}${problem}`;
   return (task.text ? `${head}\n\n> ${task.text}` : head) + problem;
 }
 

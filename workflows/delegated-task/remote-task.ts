@@ -22,6 +22,9 @@ function partSize(p: Artifact['parts'][number]): number {
   return 1;
 }
 
+/** Since this patch every newer AUTH_REQUIRED status is a new approval round, whatever its words. */
+export const AUTH_ROUNDS_BY_TIME_PATCH = 'auth-rounds-by-time';
+
 /** Everything a RemoteTask knows, as plain data: carried across continue-as-new. */
 export interface RemoteTaskSnapshot {
   taskId?: string;
@@ -44,6 +47,12 @@ export class RemoteTask {
   version = 0;
   /** How many approval rounds the task asked for: entries into AUTH_REQUIRED, and newer requests within it. */
   authEntries = 0;
+  /**
+   * AUTH_ROUNDS_BY_TIME_PATCH: a newer AUTH_REQUIRED status is a new round whatever its words (the
+   * WORKING between two rounds is easily missed: a poll, or a stream's coalesced frames). Without
+   * it only other words made one. The workflow sets it; a pure RemoteTask counts the new way.
+   */
+  roundsByTime = true;
   private readonly artifacts = new Map<string, Artifact>();
 
   static from(s: RemoteTaskSnapshot): RemoteTask {
@@ -115,12 +124,14 @@ export class RemoteTask {
   }
 
   /**
-   * An entry into AUTH_REQUIRED is a round; so is a newer AUTH_REQUIRED status with another request,
-   * which is how a poll sees a second approval whose WORKING in between it missed.
+   * An entry into AUTH_REQUIRED is a round; so is a newer AUTH_REQUIRED status (with another request,
+   * before AUTH_ROUNDS_BY_TIME_PATCH), which is how a poll sees a second approval whose WORKING in
+   * between it missed.
    */
   private isNewAuthRequest(text: string | undefined): boolean {
     if (this.state !== 'TASK_STATE_AUTH_REQUIRED') return true;
-    return text !== undefined && text !== this.text;
+    // Only a status newer than the one held gets here (apply checks): by time, that is a new round.
+    return this.roundsByTime || (text !== undefined && text !== this.text);
   }
 
   private isOlder(timestamp: string | undefined): boolean {

@@ -27,7 +27,7 @@ export interface PlanTaskState {
   text: string;
   /** The step whose question the upstream is asked (INPUT_REQUIRED), or whose approval is awaited (AUTH_REQUIRED). */
   stepId?: string;
-  /** That step's turn: the same question asked again is a new turn, and a new status. */
+  /** That step's question turn, or approval round: the same words asked again are a new status. */
   turn?: number;
   /** Other steps waiting (questions queued behind the one asked, approvals awaited), in plan order. */
   queued: string[];
@@ -75,7 +75,8 @@ export function planTaskState(plan: Pick<PlanStatus, 'state' | 'steps'>, failure
       state: 'TASK_STATE_AUTH_REQUIRED',
       text: `${who(awaited!)} needs authorization: ${awaited!.text ?? ''}${queuedLine(rest)}`,
       stepId: awaited!.id,
-      turn: awaited!.turn,
+      // An approval's turn is its round: a second approval in the same words is a new status too.
+      turn: awaited!.authRounds,
       queued: rest.map((s) => s.id),
     };
   }

@@ -28,6 +28,8 @@ export interface StepStatus {
   text?: string;
   /** The current question turn (answers may name it). */
   turn: number;
+  /** The approval rounds the step's agent has asked for so far. */
+  authRounds?: number;
   startedAt?: string;
   endedAt?: string;
   /** Why it failed, was cancelled or skipped. */

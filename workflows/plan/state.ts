@@ -136,6 +136,7 @@ export class StepRun {
       waitingOn: waiting,
       ...((this.result?.text ?? reported?.text) !== undefined ? { text: this.result?.text ?? reported?.text } : {}),
       turn: reported?.turn ?? 0,
+      ...(reported?.authRounds ? { authRounds: reported.authRounds } : {}),
       ...(this.startedAt ? { startedAt: this.startedAt } : {}),
       ...(this.endedAt ? { endedAt: this.endedAt } : {}),
       ...(this.reason ? { reason: this.reason } : {}),
