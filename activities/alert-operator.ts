@@ -7,8 +7,8 @@ import { outboundPolicy } from '../a2a/outbound-policy';
 import { postWebhook } from './post-webhook';
 
 export interface Alert {
-  /** input: a question; auth: an approval; unreachable: a wait nobody can watch; unresolved: a send whose fate is unknown. */
-  kind: 'input' | 'auth' | 'unreachable' | 'unresolved';
+  /** input: a question; auth: an approval; working: a task past its working deadline; unreachable: a wait nobody can watch; unresolved: a send whose fate is unknown. */
+  kind: 'input' | 'auth' | 'working' | 'unreachable' | 'unresolved';
   workflowId: string;
   planId?: string;
   agent: string;

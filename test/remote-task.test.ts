@@ -32,7 +32,7 @@ describe('RemoteTask', () => {
 
   it('before auth-rounds-by-time, did not count a restated request (same text, later timestamp) as a new round', () => {
     const t = new RemoteTask();
-    t.roundsByTime = false;
+    t.roundsByTime = () => false;
     t.apply(obs('TASK_STATE_AUTH_REQUIRED', 1, 'approve at /a'));
     t.apply(obs('TASK_STATE_AUTH_REQUIRED', 2, 'approve at /a'));
     expect(t.authEntries).toBe(1);

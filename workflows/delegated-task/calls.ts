@@ -1,7 +1,7 @@
 // The activity proxies a delegation calls through, one per kind of call, each with the timeouts and
 // retries that call needs (the watch has its own, per lease kind, in watch.ts). A proxy is no
 // command: creating one records nothing, the call does.
-import { CancellationScope, proxyActivities, type ActivityInterfaceFor } from '@temporalio/workflow';
+import { CancellationScope, patched, proxyActivities, type ActivityInterfaceFor } from '@temporalio/workflow';
 import { msToNumber } from '@temporalio/common/lib/time';
 import type { PlannerActivities } from '../../activities';
 import type { Policies } from './input';
@@ -33,7 +33,20 @@ export function shortCalls(): Calls {
  */
 export const CANCEL_FOLLOWS_SEND_PATCH = 'cancel-follows-first-send';
 
-/** The first send, followed to its outcome whatever cancels the run meanwhile (CANCEL_FOLLOWS_SEND_PATCH). */
-export function followedSend(sender: Calls): PlannerActivities['sendMessage'] {
-  return (input) => CancellationScope.nonCancellable(() => sender.sendMessage(input));
+/**
+ * The first send, followed to its outcome whatever cancels the run meanwhile. The send's commands
+ * are the same either way; only a cancel during it differs, so the patch is asked then (a task
+ * never cancelled mid-send records no marker), and a history from before it cancels the send.
+ */
+export async function followedSend(sender: Calls, input: Parameters<PlannerActivities['sendMessage']>[0]): ReturnType<PlannerActivities['sendMessage']> {
+  const scope = new CancellationScope({ cancellable: false });
+  let inFlight = true;
+  CancellationScope.current().cancelRequested.catch(() => {
+    if (inFlight && !patched(CANCEL_FOLLOWS_SEND_PATCH)) scope.cancel();
+  });
+  try {
+    return await scope.run(() => sender.sendMessage(input));
+  } finally {
+    inFlight = false;
+  }
 }

@@ -83,9 +83,10 @@ const isWatch = (w: unknown): boolean =>
 const POLICY_REQUIRED = ['maxAuthRounds', 'watch', 'sendTimeout', 'historyBudget', 'onAmbiguousSend'];
 const isPolicies = (p: unknown): boolean =>
   isObj(p) &&
-  keysWithin(p, [...POLICY_REQUIRED, 'input', 'auth'], POLICY_REQUIRED) &&
+  keysWithin(p, [...POLICY_REQUIRED, 'input', 'auth', 'working'], POLICY_REQUIRED) &&
   optional(p.input, isDeadline) &&
   optional(p.auth, isDeadline) &&
+  optional(p.working, isDeadline) &&
   intAtLeast(1)(p.maxAuthRounds) &&
   isWatch(p.watch) &&
   isDuration(p.sendTimeout) &&

@@ -1,7 +1,6 @@
-// Delegation: the state of one delegated task and everything that changes it. The workflow function
-// (workflow.ts) routes each handler to a method here and runs the main loop over the waits below
-// (send the first message, answer a question, await an approval, await progress); every method
-// changes only this object's own fields, and carry() hands them to the next run at continue-as-new.
+// Delegation: one delegated task's state and everything that changes it. workflow.ts routes each
+// handler here and loops over the waits below (first message, question, approval, progress); each
+// method changes only this object's fields, and carry() hands them to the next run (continue-as-new).
 import { ApplicationFailure, CancellationScope, allHandlersFinished, condition, log, patched, workflowInfo } from '@temporalio/workflow';
 import { msToNumber } from '@temporalio/common/lib/time';
 import type { WatchResult } from '../../activities';
@@ -14,7 +13,7 @@ import { Alerts, type AlertKind } from './alerts';
 import { CANCEL_FOLLOWS_SEND_PATCH, followedSend, sendCalls, shortCalls, type Calls } from './calls';
 import type { DelegatedTaskCarry, Question, Wait } from './carry';
 import { untilDeadline, waitFor } from './deadlines';
-import { authRoundsExceeded, deadlineExceeded } from './outcome';
+import { authRoundsExceeded, checkResolution, deadlineExceeded, type DeadlineKind } from './outcome';
 import { Publisher } from './publish';
 import { WatchLease, WatchLeases } from './watch';
 
@@ -23,6 +22,8 @@ import { WatchLease, WatchLeases } from './watch';
  * terminal state it may already hold and cost a new subscription and ~12 history events per approval.
  */
 export const KEEP_WATCH_PATCH = 'keep-watch-after-approval';
+/** Since this patch a task SUBMITTED or WORKING for longer than policies.working meets its deadline policy. */
+export const WORKING_DEADLINE_PATCH = 'working-deadline';
 
 export class Delegation {
   readonly task: RemoteTask;
@@ -66,7 +67,7 @@ export class Delegation {
   ) {
     const { task, ...carried } = carry ?? { task: undefined };
     this.task = task ? RemoteTask.from(task) : new RemoteTask();
-    this.task.roundsByTime = patched(AUTH_ROUNDS_BY_TIME_PATCH);
+    this.task.roundsByTime = () => patched(AUTH_ROUNDS_BY_TIME_PATCH);
     Object.assign(this, carried);
     const info = workflowInfo();
     this.workflowId = info.workflowId;
@@ -166,9 +167,7 @@ export class Delegation {
   }
 
   validateResolution(resolution: SendResolution): void {
-    if (this.unresolvedSend === undefined) throw new Error('resolve rejected: no send is waiting for a decision');
-    if (resolution.action !== 'resend' && resolution.action !== 'adopt') throw new Error(`resolve rejected: action ${JSON.stringify((resolution as { action?: unknown }).action)} is neither "resend" nor "adopt"`);
-    if (resolution.action === 'adopt' && (typeof resolution.taskId !== 'string' || resolution.taskId === '')) throw new Error('resolve rejected: adopt needs the remote taskId');
+    checkResolution(resolution, this.unresolvedSend !== undefined);
   }
 
   // ---- The waits: one per remote state, each returning when the state may have moved ----
@@ -176,8 +175,9 @@ export class Delegation {
   async sendFirst(): Promise<DelegatedTaskResult | undefined> {
     const { agent, message, policies } = this.input;
     const messageId = `${this.workflowId}/${this.chain}/0`;
-    const timeoutMs = msToNumber(policies.sendTimeout);
-    const send = patched(CANCEL_FOLLOWS_SEND_PATCH) ? followedSend(this.sender) : this.sender.sendMessage;
+    // The first send holds a stream until the task stops; a working deadline bounds that hold too.
+    const timeoutMs = Math.min(msToNumber(policies.sendTimeout), policies.working ? msToNumber(policies.working.after) : Infinity);
+    const send = (i: Parameters<Calls['sendMessage']>[0]) => followedSend(this.sender, i);
     let sent = await send({ agent, messageId, message, timeoutMs });
     while (sent.unresolved) {
       // Never resend blindly: by default an operator decides (resend, or adopt the task the agent made).
@@ -280,11 +280,11 @@ export class Delegation {
       await this.watch?.stop();
       this.startWatch();
     }
-    const watch = this.watch!;
-    const version = this.task.version;
-    const shown = this.shown;
-    await condition(() => this.task.version !== version || this.shown !== shown || watch.done || this.historyFull());
+    const [watch, version, shown, policy] = [this.watch!, this.task.version, this.shown, this.input.policies.working];
+    const deadline = policy && patched(WORKING_DEADLINE_PATCH) ? untilDeadline(policy, this.wait!) : undefined;
+    const woke = await waitFor(() => this.task.version !== version || this.shown !== shown || watch.done || this.historyFull(), deadline);
     if (watch.error) throw watch.error;
+    if (!woke && policy) await this.onDeadline(policy, 'working', this.wait!.since, this.wait!);
   }
 
   // ---- The run's edges: continue-as-new, cancellation, the end ----
@@ -360,7 +360,7 @@ export class Delegation {
     return this.wait;
   }
 
-  private async onDeadline(policy: DeadlinePolicy, kind: 'input' | 'auth', round: number, wait: Wait): Promise<void> {
+  private async onDeadline(policy: DeadlinePolicy, kind: DeadlineKind, round: number, wait: Wait): Promise<void> {
     switch (policy.onDeadline) {
       case 'remind':
         wait.reminders++;

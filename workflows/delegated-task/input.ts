@@ -99,6 +99,11 @@ export type WatchPolicy = z.infer<typeof WatchPolicySchema>;
 export const PoliciesSchema = z.object({
   input: DeadlinePolicySchema.optional(),
   auth: DeadlinePolicySchema.optional(),
+  /**
+   * How long the remote task may stay SUBMITTED or WORKING (counted from when it entered that
+   * state): an agent stuck working is otherwise watched for as long as it says it works.
+   */
+  working: DeadlinePolicySchema.optional(),
   maxAuthRounds: z.number().int().min(1).default(5),
   watch: WatchPolicySchema.default(WatchPolicySchema.parse({})),
   /** Upper bound for one blocking SendMessage call. */

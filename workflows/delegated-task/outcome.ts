@@ -4,6 +4,7 @@
 // wrong at the agent rather than "Activity task failed".
 import { ActivityFailure, ApplicationFailure, isCancellation } from '@temporalio/workflow';
 import type { DeadlinePolicy, DelegatedTaskResult } from './input';
+import type { SendResolution } from './messages';
 import type { RemoteTask } from './remote-task';
 import { describeFailure, innermostCause } from '../failure-cause';
 
@@ -42,12 +43,15 @@ export function withTypedCause(err: unknown, agentName: string, taskId: string |
   });
 }
 
+/** The waits a deadline policy bounds: a question, an approval, the agent's own work. */
+export type DeadlineKind = 'input' | 'auth' | 'working';
+
 /** The failure of a wait past its deadline; `cancelled` holds the remote state after the CancelTask it sent, if it sent one. */
-export function deadlineExceeded(policy: DeadlinePolicy, kind: 'input' | 'auth', agentName: string, taskId: string | undefined, cancelled?: { state?: string }): ApplicationFailure {
-  const what = kind === 'input' ? 'an answer (TASK_STATE_INPUT_REQUIRED)' : 'an approval (TASK_STATE_AUTH_REQUIRED)';
+export function deadlineExceeded(policy: DeadlinePolicy, kind: DeadlineKind, agentName: string, taskId: string | undefined, cancelled?: { state?: string }): ApplicationFailure {
+  const what = { input: 'an answer (TASK_STATE_INPUT_REQUIRED)', auth: 'an approval (TASK_STATE_AUTH_REQUIRED)', working: 'the agent to finish its work (TASK_STATE_SUBMITTED / TASK_STATE_WORKING)' }[kind];
   const message = `${agentName} task ${taskId} waited for ${what} longer than ${policy.after}`;
   return ApplicationFailure.create({
-    type: kind === 'input' ? 'InputDeadlineExceeded' : 'AuthDeadlineExceeded',
+    type: { input: 'InputDeadlineExceeded', auth: 'AuthDeadlineExceeded', working: 'WorkingDeadlineExceeded' }[kind],
     nonRetryable: true,
     message: cancelled ? `${message}; sent CancelTask (remote state now ${cancelled.state})` : message,
   });
@@ -60,4 +64,11 @@ export function authRoundsExceeded(agentName: string, taskId: string | undefined
     nonRetryable: true,
     message: `${agentName} task ${taskId} entered TASK_STATE_AUTH_REQUIRED ${round} times, more than the bound of ${maxAuthRounds}; sent CancelTask`,
   });
+}
+
+/** The resolveSend update's validator: a decision only while a send waits for one, and a well-formed one. */
+export function checkResolution(resolution: SendResolution, waiting: boolean): void {
+  if (!waiting) throw new Error('resolve rejected: no send is waiting for a decision');
+  if (resolution.action !== 'resend' && resolution.action !== 'adopt') throw new Error(`resolve rejected: action ${JSON.stringify((resolution as { action?: unknown }).action)} is neither "resend" nor "adopt"`);
+  if (resolution.action === 'adopt' && (typeof resolution.taskId !== 'string' || resolution.taskId === '')) throw new Error('resolve rejected: adopt needs the remote taskId');
 }

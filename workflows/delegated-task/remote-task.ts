@@ -50,9 +50,10 @@ export class RemoteTask {
   /**
    * AUTH_ROUNDS_BY_TIME_PATCH: a newer AUTH_REQUIRED status is a new round whatever its words (the
    * WORKING between two rounds is easily missed: a poll, or a stream's coalesced frames). Without
-   * it only other words made one. The workflow sets it; a pure RemoteTask counts the new way.
+   * it only other words made one. The workflow asks its patch only when the words are the same;
+   * a pure RemoteTask (the watch's) counts the new way.
    */
-  roundsByTime = true;
+  roundsByTime: () => boolean = () => true;
   private readonly artifacts = new Map<string, Artifact>();
 
   static from(s: RemoteTaskSnapshot): RemoteTask {
@@ -131,7 +132,7 @@ export class RemoteTask {
   private isNewAuthRequest(text: string | undefined): boolean {
     if (this.state !== 'TASK_STATE_AUTH_REQUIRED') return true;
     // Only a status newer than the one held gets here (apply checks): by time, that is a new round.
-    return this.roundsByTime || (text !== undefined && text !== this.text);
+    return (text !== undefined && text !== this.text) || this.roundsByTime();
   }
 
   private isOlder(timestamp: string | undefined): boolean {

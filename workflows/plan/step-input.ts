@@ -48,6 +48,7 @@ export function taskInput(input: PlanRunInput, step: Step, planId: string, outpu
     policies: {
       ...(step.deadlines?.input ? { input: step.deadlines.input } : {}),
       ...(step.deadlines?.auth ? { auth: step.deadlines.auth } : {}),
+      ...(step.deadlines?.working ? { working: step.deadlines.working } : {}),
       ...(step.maxAuthRounds !== undefined ? { maxAuthRounds: step.maxAuthRounds } : {}),
       ...(step.watch ? { watch: step.watch } : {}),
       ...(step.sendTimeout !== undefined ? { sendTimeout: step.sendTimeout } : {}),
