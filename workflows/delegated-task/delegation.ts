@@ -276,15 +276,15 @@ export class Delegation {
     this.beginWait(`progress:${this.task.state}`);
     // A running watch of this task serves the progress wait too, the approval round's included (the
     // patch is asked only then, so a task without that case records no marker).
+    const [wait, policy] = [this.wait!, this.input.policies.working];
     if (!this.watch || this.watch.done || (this.watch.round !== undefined && !patched(KEEP_WATCH_PATCH))) {
       await this.watch?.stop();
-      this.startWatch();
+      this.startWatch(undefined, untilDeadline(policy, wait)); // its lease ends by the working deadline: no timer
     }
-    const [watch, version, shown, policy] = [this.watch!, this.task.version, this.shown, this.input.policies.working];
-    const deadline = policy && patched(WORKING_DEADLINE_PATCH) ? untilDeadline(policy, this.wait!) : undefined;
-    const woke = await waitFor(() => this.task.version !== version || this.shown !== shown || watch.done || this.historyFull(), deadline);
+    const [watch, version, shown] = [this.watch!, this.task.version, this.shown];
+    await condition(() => this.task.version !== version || this.shown !== shown || watch.done || this.historyFull());
     if (watch.error) throw watch.error;
-    if (!woke && policy) await this.onDeadline(policy, 'working', this.wait!.since, this.wait!);
+    if (policy && untilDeadline(policy, wait)! <= 1 && patched(WORKING_DEADLINE_PATCH)) await this.onDeadline(policy, 'working', wait.since, wait);
   }
 
   // ---- The run's edges: continue-as-new, cancellation, the end ----
@@ -375,7 +375,7 @@ export class Delegation {
   }
 
   /** Starts a watch lease of this wait: the first one heartbeats fast; an approval round's posts its alert. */
-  private startWatch(round?: number): void {
+  private startWatch(round?: number, endByMs?: number): void {
     const wait = this.wait;
     const fast = !wait || wait.leases === 0;
     if (wait) wait.leases++;
@@ -383,7 +383,7 @@ export class Delegation {
     const sendAlert = round !== undefined && round > this.authAlerted;
     const known = { state: this.task.state, timestamp: this.task.timestamp, text: this.task.text, artifacts: artifactKey(this.task.artifactList) };
     const alert = sendAlert ? { ...this.alerts.of('auth', round, 0, this.task.taskId, this.task.text), round } : undefined;
-    const request = { agent: this.input.agent, taskId: this.task.taskId!, known, alert, pushConfigId: this.pushConfigId };
+    const request = { agent: this.input.agent, taskId: this.task.taskId!, known, alert, pushConfigId: this.pushConfigId, endByMs };
     this.watch = this.leases.start(id, round, fast, request, (result) => this.takeWatchResult(result));
   }
 

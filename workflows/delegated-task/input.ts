@@ -100,10 +100,11 @@ export const PoliciesSchema = z.object({
   input: DeadlinePolicySchema.optional(),
   auth: DeadlinePolicySchema.optional(),
   /**
-   * How long the remote task may stay SUBMITTED or WORKING (counted from when it entered that
-   * state): an agent stuck working is otherwise watched for as long as it says it works.
+   * How long the remote task may stay SUBMITTED or WORKING (counted from when the planner began
+   * watching it in that state): an agent stuck working is otherwise watched for as long as it says
+   * it works. By default the operator is reminded after a day, and every day after.
    */
-  working: DeadlinePolicySchema.optional(),
+  working: DeadlinePolicySchema.default({ after: '24h', onDeadline: 'remind' }),
   maxAuthRounds: z.number().int().min(1).default(5),
   watch: WatchPolicySchema.default(WatchPolicySchema.parse({})),
   /** Upper bound for one blocking SendMessage call. */

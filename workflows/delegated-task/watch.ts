@@ -8,8 +8,8 @@ import { msToNumber } from '@temporalio/common/lib/time';
 import type { PlannerActivities, WatchInput, WatchResult } from '../../activities';
 import type { WatchPolicy } from './input';
 
-/** What a lease's watch is told; the lease itself adds its id, the policy and its length. */
-export type LeaseRequest = Pick<WatchInput, 'agent' | 'taskId' | 'known' | 'alert' | 'pushConfigId'>;
+/** What a lease's watch is told; the lease itself adds its id, the policy and its length (ended by `endByMs` from now, if given). */
+export type LeaseRequest = Pick<WatchInput, 'agent' | 'taskId' | 'known' | 'alert' | 'pushConfigId'> & { endByMs?: number };
 
 /** One lease in flight. Its id names its signals, so the workflow ignores those of any other (a zombie's). */
 export class WatchLease {
@@ -81,7 +81,8 @@ export class WatchLeases {
         watchId: id,
         known: request.known,
         policy: this.policy,
-        leaseMs: fast ? this.firstLeaseMs : this.leaseMs,
+        // A lease ends by the wait's deadline too (request.endByMs): the deadline costs no timer.
+        leaseMs: Math.min(fast ? this.firstLeaseMs : this.leaseMs, request.endByMs ?? Infinity),
         alert: request.alert,
         push: this.policy.push,
         pushConfigId: request.pushConfigId,
