@@ -122,7 +122,9 @@ export async function runEmbeddedPlanner(opts: EmbeddedPlannerOptions): Promise<
       const apiConfig = Object.keys(config.PLANNER_AGENTS).length === 0 && endpoints.agents.length > 0 ? { ...withToken, PLANNER_AGENTS: demoAgents } : withToken;
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- Express and the routes load only here
       const { startServer } = require('../server/main') as typeof import('../server/main');
-      const api = await startServer({ config: apiConfig, temporal, logger }).catch((e: NodeJS.ErrnoException) => {
+      // The face's plans (demo/plans) name the demo agents at their default ports: point them at these.
+      const faceAgentUrls = process.env.PLANNER_A2A_AGENT_URLS === undefined && endpoints.agents.length > 0 ? demoAgents : undefined;
+      const api = await startServer({ config: apiConfig, temporal, logger, ...(faceAgentUrls ? { faceAgentUrls } : {}) }).catch((e: NodeJS.ErrnoException) => {
         if (e.code !== 'EADDRINUSE') throw e;
         throw new CliFailure(`the planner API cannot listen on ${config.PLANNER_HOST}:${config.PLANNER_PORT}, which is in use: set PLANNER_PORT to a free port (0: any)`);
       });

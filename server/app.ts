@@ -20,12 +20,15 @@ import { tasksRouter } from './api/tasks';
 import type { HealthSchema, ReadySchema } from './api/schemas';
 import { pushRouter } from './push/receiver';
 import { a2aRouter } from './face';
+import { agentUrlsFrom } from './face/plans';
 import type { z } from 'zod';
 
 export interface AppOptions {
   auth: AuthSettings;
   /** The push webhook's secret; without it the webhook is not served. */
   pushSecret?: string;
+  /** The agent base URLs the face's plans use (default: PLANNER_A2A_AGENT_URLS). */
+  faceAgentUrls?: Record<string, string>;
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -70,7 +73,7 @@ export function createApp(ctx: ApiContext, opts: AppOptions): express.Express {
   v1.use(inboxRouter(ctx), tasksRouter(ctx), artifactsRouter(ctx), plansRouter(ctx), schedulesRouter(ctx));
   app.use('/v1', v1);
 
-  app.use(a2aRouter(ctx, opts.auth, process.env, streams)); // the planner's A2A face: agent card, /a2a/jsonrpc, /a2a/rest (server/face/)
+  app.use(a2aRouter(ctx, opts.auth, opts.faceAgentUrls ?? agentUrlsFrom(process.env), streams)); // the planner's A2A face: agent card, /a2a/jsonrpc, /a2a/rest (server/face/)
 
   app.use((req, _res, next) => next(new ApiError(404, 'not_found', `no route ${req.method} ${req.path}`)));
   app.use(errorHandler(ctx));

@@ -21,6 +21,8 @@ export interface StartServerOptions {
   host?: string;
   /** 0: a free port. */
   port?: number;
+  /** The agent base URLs the face's plans use, by agent name (default: PLANNER_A2A_AGENT_URLS). */
+  faceAgentUrls?: Record<string, string>;
 }
 
 export interface RunningServer {
@@ -34,7 +36,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   const auth = authSettings(opts.config);
   const ctx: ApiContext = { config: opts.config, temporal: opts.temporal, logger: opts.logger, uiLink: uiLinker(opts.config) };
   if (auth.insecure) opts.logger.warn('PLANNER_API_INSECURE=1: the API accepts requests without a token');
-  const app = createApp(ctx, { auth, pushSecret: opts.config.PLANNER_WEBHOOK_SECRET });
+  const app = createApp(ctx, { auth, pushSecret: opts.config.PLANNER_WEBHOOK_SECRET, ...(opts.faceAgentUrls ? { faceAgentUrls: opts.faceAgentUrls } : {}) });
   const host = opts.host ?? opts.config.PLANNER_HOST;
   const port = opts.port ?? opts.config.PLANNER_PORT;
   const server: Server = await new Promise((resolve, reject) => {

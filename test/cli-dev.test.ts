@@ -35,6 +35,7 @@ beforeAll(async () => {
       PLANNER_DEMO_DEPLOYER_PORT: String(deployerPort),
       PLANNER_LOG_LEVEL: 'info',
       PLANNER_PORT: '0', // the API on any free port
+      PLANNER_PLAN_DIR: join(__dirname, '..', 'demo', 'plans'), // the face's skills (the run's cwd is a scratch dir)
       PLANNER_API_TOKEN: '',
     },
     killAfterMs: 400_000,
@@ -120,6 +121,29 @@ describe('planner dev', () => {
       expect(card.supportedInterfaces?.[0]?.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/`));
     }
   });
+
+  it("serves the A2A face: a plan started there reaches the demo reviewer on the port it listens on", async () => {
+    const api = /^ {2}planner API +(http:\/\/127\.0\.0\.1:\d+)\/v1/m.exec(text)![1]!;
+    const token = readFileSync(join(tmpdir(), '.planner', 'api-token'), 'utf8').trim();
+    const rpc = async (method: string, params: object): Promise<{ result?: { id?: string; status?: { state: string; message?: { parts: Array<{ text?: string }> } } }; error?: unknown }> =>
+      (await fetch(`${api}/a2a/jsonrpc`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'a2a-version': '1.0' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      }).then((r) => r.json())) as never;
+    const sent = await rpc('SendMessage', {
+      message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'Release payments-api' }], metadata: { skill: 'release' } },
+      configuration: { returnImmediately: true },
+    });
+    expect(sent.error).toBeUndefined();
+    const taskId = (sent.result as { task: { id: string } }).task.id;
+    delegatedIds.push(taskId, `${taskId}.review`);
+    const asked = await eventually(async () => {
+      const t = (await rpc('GetTask', { id: taskId })).result as { status: { state: string; message?: { parts: Array<{ text?: string }> } } };
+      return t.status.state === 'TASK_STATE_INPUT_REQUIRED' && t;
+    }, 'the reviewer question on the face task', 30_000);
+    expect(asked.status.message?.parts[0]?.text).toContain(BASE_BRANCH_QUESTION);
+  }, 60_000);
 
   it("runs the workers: a task delegated to the banner's reviewer reaches INPUT_REQUIRED", async () => {
     const reviewerUrl = /^ {2}code-reviewer +(http:\S+)$/m.exec(text)?.[1];

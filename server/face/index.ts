@@ -14,7 +14,7 @@ import { CallerStreams, STREAM_RETRY_AFTER_S } from '../caller-streams';
 import { ApiError } from '../errors';
 import { JsonTooDeepError, refuseDeepJson } from '../json-depth';
 import { PlannerRequestHandler, requestScope } from './handler';
-import { PLAN_DOCUMENT_SKILL, agentUrlsFrom, planSkills, type PlanSkill } from './plans';
+import { PLAN_DOCUMENT_SKILL, planSkills, type PlanSkill } from './plans';
 import { sseKeepAlive } from './sse-keepalive';
 
 export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
@@ -51,7 +51,8 @@ function baseUrlOf(req: Request): string {
 export function a2aRouter(
   ctx: ApiContext,
   auth: AuthSettings,
-  env: NodeJS.ProcessEnv = process.env,
+  /** Agent base URLs that replace the plans' own, by agent name (PLANNER_A2A_AGENT_URLS; `planner dev`: its demo agents). */
+  agentUrls: Record<string, string>,
   streams: CallerStreams = new CallerStreams(ctx.config.PLANNER_STREAMS_PER_CALLER),
 ): express.Router {
   const push = ctx.config.PLANNER_WEBHOOK_SECRET !== undefined;
@@ -61,7 +62,7 @@ export function a2aRouter(
     taskQueue: ctx.config.PLANNER_TASK_QUEUE,
     card: () => agentCard('http://planner.invalid', [], push),
     skills,
-    agentUrls: agentUrlsFrom(env),
+    agentUrls,
     callerRules: { callerAgents: ctx.config.PLANNER_CALLER_AGENTS, registered: ctx.config.PLANNER_AGENTS },
     webhookSecret: ctx.config.PLANNER_WEBHOOK_SECRET,
     answerMaxBytes: ctx.config.PLANNER_ANSWER_MAX_BYTES,
