@@ -3,33 +3,16 @@
 // the step's message went out, while it is in flight, after the agent answered), no task of the
 // agent's is left running, and the plan's CANCELED status names each remote task it cancelled.
 import { TaskState, type Task } from '@a2a-js/sdk';
-import type { RunningServer } from '../server/main';
-import { startCodeReviewer, startDeployer, type AgentHandle } from './agents';
-import { startApi } from './support/api';
-import { sdkClient, sendReq, textOfStatus, userMsg } from './support/face-client';
+import { startCodeReviewer, startDeployer } from './agents';
+import { faceWithAgents, sdkClient, sendReq, textOfStatus, userMsg } from './support/face-client';
 import { itReplaysItsHistories, plannerSuite } from './support/suite';
 import { eventually } from './support/wait';
 
 const suite = plannerSuite('a2a-face-cancel');
-let reviewer: AgentHandle;
-let deployer: AgentHandle;
-let api: RunningServer;
-
-beforeAll(async () => {
-  for (const level of ['error', 'warn'] as const) jest.spyOn(console, level).mockImplementation(() => undefined);
-  [reviewer, deployer] = await Promise.all([startCodeReviewer({ workMs: 1000 }), startDeployer()]);
-  process.env.PLANNER_A2A_AGENT_URLS = JSON.stringify({ 'code-reviewer': reviewer.baseUrl, deployer: deployer.baseUrl });
-  api = await startApi(suite.client, suite.queue);
-});
-afterAll(async () => {
-  delete process.env.PLANNER_A2A_AGENT_URLS;
-  await api?.close();
-  await Promise.all([reviewer?.close(), deployer?.close()]);
-  jest.restoreAllMocks();
-});
+const face = faceWithAgents(suite, () => Promise.all([startCodeReviewer({ workMs: 1000 }), startDeployer()]));
 
 it.each([0, 50, 100, 250, 500, 1000])('a cancel %i ms after the start leaves the agent no task running', async (afterMs) => {
-  const client = await sdkClient(api.url, 'JSONRPC');
+  const client = await sdkClient(face.api.url, 'JSONRPC');
   const started = (await client.sendMessage(sendReq(userMsg('Release payments-api'), { returnImmediately: true }))) as Task;
   suite.track(started.id);
   await new Promise((r) => setTimeout(r, afterMs));
@@ -39,8 +22,8 @@ it.each([0, 50, 100, 250, 500, 1000])('a cancel %i ms after the start leaves the
   if ((await suite.client.workflow.count(`WorkflowId = '${started.id}.review'`)).count > 0) suite.track(`${started.id}.review`);
 
   // Every task the reviewer made for this plan ends CANCELED, and the plan's last word names it.
-  const made = reviewer.log.tasks.filter((t) => t.messageId.startsWith(`${started.id}.`)).map((t) => t.taskId);
-  for (const taskId of made) await eventually(async () => (await reviewer.taskState(taskId)) === 'TASK_STATE_CANCELED', `the reviewer's task ${taskId} CANCELED`);
+  const made = face.reviewer.log.tasks.filter((t) => t.messageId.startsWith(`${started.id}.`)).map((t) => t.taskId);
+  for (const taskId of made) await eventually(async () => (await face.reviewer.taskState(taskId)) === 'TASK_STATE_CANCELED', `the reviewer's task ${taskId} CANCELED`);
   const text = textOfStatus(await client.getTask({ tenant: '', id: started.id, historyLength: 0 }));
   for (const taskId of made) expect(text).toContain(taskId);
   // A cancel that came before the step's message went out left nothing at the agent, and says so.

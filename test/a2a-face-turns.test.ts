@@ -4,29 +4,12 @@
 // state that follows its own answer: a new question at the next turn, then the deploy's approval.
 import { TaskState, type StreamResponse, type Task } from '@a2a-js/sdk';
 import type { Client as SdkClient } from '@a2a-js/sdk/client';
-import type { RunningServer } from '../server/main';
-import { BASE_BRANCH_QUESTION, startCodeReviewer, startDeployer, type AgentHandle } from './agents';
-import { startApi } from './support/api';
-import { sdkClient, sendReq, textOfStatus, userMsg, type Binding } from './support/face-client';
+import { BASE_BRANCH_QUESTION, startCodeReviewer, startDeployer } from './agents';
+import { faceWithAgents, sdkClient, sendReq, textOfStatus, userMsg, type Binding } from './support/face-client';
 import { itReplaysItsHistories, plannerSuite } from './support/suite';
 
 const suite = plannerSuite('a2a-face-turns');
-let reviewer: AgentHandle;
-let deployer: AgentHandle;
-let api: RunningServer;
-
-beforeAll(async () => {
-  for (const level of ['error', 'warn'] as const) jest.spyOn(console, level).mockImplementation(() => undefined);
-  [reviewer, deployer] = await Promise.all([startCodeReviewer({ questions: 3, sameQuestion: true }), startDeployer()]);
-  process.env.PLANNER_A2A_AGENT_URLS = JSON.stringify({ 'code-reviewer': reviewer.baseUrl, deployer: deployer.baseUrl });
-  api = await startApi(suite.client, suite.queue);
-});
-afterAll(async () => {
-  delete process.env.PLANNER_A2A_AGENT_URLS;
-  await api?.close();
-  await Promise.all([reviewer?.close(), deployer?.close()]);
-  jest.restoreAllMocks();
-});
+const face = faceWithAgents(suite, () => Promise.all([startCodeReviewer({ questions: 3, sameQuestion: true }), startDeployer()]));
 
 type Status = NonNullable<Task['status']>;
 
@@ -56,7 +39,7 @@ describe.each([
   ['HTTP+JSON', 'streaming'],
 ] as Array<[Binding, 'blocking' | 'streaming']>)('over %s, %s', (binding, mode) => {
   it('an agent that asks three times on one task gets every answer; each call returns at the state after its answer', async () => {
-    const client = await sdkClient(api.url, binding);
+    const client = await sdkClient(face.api.url, binding);
     const first = (await client.sendMessage(sendReq(userMsg('Release payments-api')))) as Task;
     suite.track(first.id, `${first.id}.review`);
     expect(first.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
@@ -80,7 +63,7 @@ describe.each([
     }
     suite.track(`${first.id}.deploy`);
     // The reviewer got the diff and each answer once, in order.
-    const toReviewer = reviewer.log.userMessages.filter((m) => m.messageId.startsWith(`${first.id}.`));
+    const toReviewer = face.reviewer.log.userMessages.filter((m) => m.messageId.startsWith(`${first.id}.`));
     expect(toReviewer.map((m) => m.text.split('\n')[0])).toEqual(['Please review this diff of payments-api:', ...answers]);
     await client.cancelTask({ tenant: '', id: first.id, metadata: undefined });
   });

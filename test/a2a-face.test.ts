@@ -4,34 +4,18 @@
 // subscriber that adds no events; and each protocol error from a real request.
 import { randomUUID } from 'node:crypto';
 import { Role, TaskState, type StreamResponse, type Task } from '@a2a-js/sdk';
-import type { RunningServer } from '../server/main';
-import { BASE_BRANCH_QUESTION, startCodeReviewer, startDeployer, type AgentHandle } from './agents';
-import { call, startApi, TOKEN } from './support/api';
-import { sdkClient as faceClient, sendReq, textOfStatus, userMsg, type Binding } from './support/face-client';
+import { BASE_BRANCH_QUESTION, startCodeReviewer, startDeployer } from './agents';
+import { call, TOKEN } from './support/api';
+import { faceWithAgents, sdkClient as faceClient, sendReq, textOfStatus, userMsg, type Binding } from './support/face-client';
 import { itReplaysItsHistories, plannerSuite } from './support/suite';
 import { eventually } from './support/wait';
 import { contextIdFor, taskIdFor } from '../server/face/tasks';
 import { principalOf } from '../server/auth';
 
 const suite = plannerSuite('a2a-face');
-let reviewer: AgentHandle;
-let deployer: AgentHandle;
-let api: RunningServer;
+const face = faceWithAgents(suite, () => Promise.all([startCodeReviewer(), startDeployer()]));
 
-beforeAll(async () => {
-  for (const level of ['error', 'warn'] as const) jest.spyOn(console, level).mockImplementation(() => undefined);
-  [reviewer, deployer] = await Promise.all([startCodeReviewer(), startDeployer()]);
-  process.env.PLANNER_A2A_AGENT_URLS = JSON.stringify({ 'code-reviewer': reviewer.baseUrl, deployer: deployer.baseUrl });
-  api = await startApi(suite.client, suite.queue);
-});
-afterAll(async () => {
-  delete process.env.PLANNER_A2A_AGENT_URLS;
-  await api?.close();
-  await Promise.all([reviewer?.close(), deployer?.close()]);
-  jest.restoreAllMocks();
-});
-
-const sdkClient = (binding: Binding) => faceClient(api.url, binding);
+const sdkClient = (binding: Binding) => faceClient(face.api.url, binding);
 
 describe.each(['JSONRPC', 'HTTP+JSON'] as const)('the seed plan through the face over %s', (binding) => {
   it('asks the reviewer question, takes the answer, relays the approval, completes on one stream', async () => {
@@ -53,7 +37,7 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('the seed plan through the face
     expect(url).toBeDefined();
     expect(textOfStatus(approval)).toContain('agent deployer');
     // The reviewer saw the diff and the answer, nothing else.
-    const toReviewer = reviewer.log.userMessages.filter((m) => m.messageId.startsWith(`${first.id}.`));
+    const toReviewer = face.reviewer.log.userMessages.filter((m) => m.messageId.startsWith(`${first.id}.`));
     expect(toReviewer.map((m) => m.text.split('\n')[0])).toEqual(['Please review this diff of payments-api:', 'main']);
 
     // Subscribe first, approve out of band second: every later frame arrives on this stream.
@@ -90,7 +74,7 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('the seed plan through the face
     const short = await client.getTask({ tenant: '', id: first.id, historyLength: 1 });
     expect(short.history).toHaveLength(1);
     // The deployer got exactly one message.
-    expect(deployer.log.userMessages.filter((m) => m.messageId.startsWith(`${first.id}.`))).toHaveLength(1);
+    expect(face.deployer.log.userMessages.filter((m) => m.messageId.startsWith(`${first.id}.`))).toHaveLength(1);
     suite.track(`${first.id}.review`, `${first.id}.deploy`);
   });
 });
@@ -133,7 +117,7 @@ describe('the task of a message', () => {
     // CancelTask cancels the plan and, through it, the reviewer's task; a second cancel is -32002.
     const cancelled = await client.cancelTask({ tenant: '', id: submitted.id, metadata: undefined });
     expect(cancelled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
-    const again2 = await call(api.url, 'POST', '/a2a/jsonrpc', { body: { jsonrpc: '2.0', id: 7, method: 'CancelTask', params: { id: submitted.id } }, headers: { 'a2a-version': '1.0' } });
+    const again2 = await call(face.api.url, 'POST', '/a2a/jsonrpc', { body: { jsonrpc: '2.0', id: 7, method: 'CancelTask', params: { id: submitted.id } }, headers: { 'a2a-version': '1.0' } });
     expect((again2.body as { error: { code: number } }).error.code).toBe(-32002);
     suite.track(`${submitted.id}.review`);
   });
@@ -172,7 +156,7 @@ describe('SendStreamingMessage', () => {
     const cancelled = await client.cancelTask({ tenant: '', id: task.id, metadata: undefined });
     expect(cancelled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
     // Through the plan, the deployer's own task was cancelled too.
-    const remote = await call(deployer.baseUrl, 'POST', '/a2a/jsonrpc', { token: null, headers: { 'a2a-version': '1.0' }, body: { jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: deployTaskId } } });
+    const remote = await call(face.deployer.baseUrl, 'POST', '/a2a/jsonrpc', { token: null, headers: { 'a2a-version': '1.0' }, body: { jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: deployTaskId } } });
     expect((remote.body as { result: { status: { state: string } } }).result.status.state).toBe('TASK_STATE_CANCELED');
     suite.track(`${task.id}.deploy`);
   });
@@ -180,12 +164,12 @@ describe('SendStreamingMessage', () => {
 
 describe('several questions at once', () => {
   it('asks one at a time in plan order, the other queued in the status message; each answer reaches its own step', async () => {
-    const rpc = (method: string, params: unknown) => call(api.url, 'POST', '/a2a/jsonrpc', { body: { jsonrpc: '2.0', id: 3, method, params }, headers: { 'a2a-version': '1.0' } });
+    const rpc = (method: string, params: unknown) => call(face.api.url, 'POST', '/a2a/jsonrpc', { body: { jsonrpc: '2.0', id: 3, method, params }, headers: { 'a2a-version': '1.0' } });
     type T = { id: string; contextId: string; status: { state: string; message: { parts: Array<{ text?: string }>; metadata: { stepId?: string; queued?: string[] } } } };
     const taskOf = (r: { body: unknown }): T => (r.body as { result: { task: T } }).result.task;
     const plan = {
       name: 'two-reviews',
-      agents: { 'code-reviewer': { url: reviewer.baseUrl } },
+      agents: { 'code-reviewer': { url: face.reviewer.baseUrl } },
       steps: [
         { id: 'review-a', agent: 'code-reviewer', text: 'Please review diff A:\n+a' },
         { id: 'review-b', agent: 'code-reviewer', text: 'Please review diff B:\n+b' },
@@ -208,7 +192,7 @@ describe('several questions at once', () => {
     expect(second.status.message.metadata.queued).toEqual([]);
     const done = taskOf(await rpc('SendMessage', { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'develop' }], taskId: first.id, contextId: first.contextId } }));
     expect(done.status.state).toBe('TASK_STATE_COMPLETED');
-    const answers = (step: string) => reviewer.log.userMessages.filter((m) => m.messageId.startsWith(`${first.id}.${step}/`)).map((m) => m.text.split('\n')[0]);
+    const answers = (step: string) => face.reviewer.log.userMessages.filter((m) => m.messageId.startsWith(`${first.id}.${step}/`)).map((m) => m.text.split('\n')[0]);
     expect(answers('review-a')).toEqual(['Please review diff A:', 'main']);
     expect(answers('review-b')).toEqual(['Please review diff B:', 'develop']);
   });
@@ -216,16 +200,16 @@ describe('several questions at once', () => {
 
 describe('errors from real requests', () => {
   const rpc = (method: string, params: unknown, headers: Record<string, string> = { 'a2a-version': '1.0' }, token?: string | null) =>
-    call(api.url, 'POST', '/a2a/jsonrpc', { body: { jsonrpc: '2.0', id: 1, method, params }, headers, token });
+    call(face.api.url, 'POST', '/a2a/jsonrpc', { body: { jsonrpc: '2.0', id: 1, method, params }, headers, token });
   const errOf = (c: { body: unknown }) => (c.body as { error: { code: number; message: string; data?: Array<{ reason?: string }> } }).error;
 
   it('the card is public and says what the face serves', async () => {
-    const res = await call(api.url, 'GET', '/.well-known/agent-card.json', { token: null });
+    const res = await call(face.api.url, 'GET', '/.well-known/agent-card.json', { token: null });
     expect(res.status).toBe(200);
     expect(res.headers.get('etag')).toBeTruthy();
     const card = res.body as { supportedInterfaces: Array<{ protocolBinding: string; url: string }>; capabilities: { streaming: boolean }; skills: Array<{ id: string }>; securitySchemes: object };
     expect(card.supportedInterfaces.map((i) => i.protocolBinding)).toEqual(['JSONRPC', 'HTTP+JSON']);
-    expect(card.supportedInterfaces[0]!.url).toBe(`${api.url}/a2a/jsonrpc`);
+    expect(card.supportedInterfaces[0]!.url).toBe(`${face.api.url}/a2a/jsonrpc`);
     expect(card.capabilities.streaming).toBe(true);
     expect(card).toHaveProperty('capabilities.pushNotifications', false); // no PLANNER_WEBHOOK_SECRET
     expect(card.skills.map((s) => s.id)).toContain('release');
@@ -237,7 +221,7 @@ describe('errors from real requests', () => {
     const message = { messageId, role: 'ROLE_USER', parts: [{ text: 'go' }], metadata: { skill: 'release' } };
     const a = await rpc('SendMessage', { message }, { 'a2a-version': '1.0' }, null);
     expect(a.status).toBe(401);
-    const b = await call(api.url, 'POST', '/a2a/rest/message:send', { body: { message }, headers: { 'a2a-version': '1.0' }, token: null });
+    const b = await call(face.api.url, 'POST', '/a2a/rest/message:send', { body: { message }, headers: { 'a2a-version': '1.0' }, token: null });
     expect(b.status).toBe(401);
     const c = await rpc('SendMessage', { message }, { 'a2a-version': '1.0' }, 'wrong-token-0123456789');
     expect(c.status).toBe(401);
@@ -257,7 +241,7 @@ describe('errors from real requests', () => {
     expect(errOf(noHeader).message).toContain("'0.3'");
     const future = await rpc('GetTask', { id: 'a2a-x' }, { 'a2a-version': '99.0' });
     expect(errOf(future).code).toBe(-32009);
-    const rest = await call(api.url, 'GET', '/a2a/rest/tasks/a2a-x', {});
+    const rest = await call(face.api.url, 'GET', '/a2a/rest/tasks/a2a-x', {});
     expect(rest.status).toBe(400);
     expect(JSON.stringify(rest.body)).toContain('VERSION_NOT_SUPPORTED');
   });
@@ -265,12 +249,12 @@ describe('errors from real requests', () => {
   it('unknown task -32001 / 404; bad JSON -32700; unknown method -32601; invalid params -32602 with the path', async () => {
     expect(errOf(await rpc('GetTask', { id: 'a2a-nope' })).code).toBe(-32001);
     expect(errOf(await rpc('SubscribeToTask', { id: 'a2a-nope' })).code).toBe(-32001);
-    const rest404 = await call(api.url, 'GET', '/a2a/rest/tasks/a2a-nope', { headers: { 'a2a-version': '1.0' } });
+    const rest404 = await call(face.api.url, 'GET', '/a2a/rest/tasks/a2a-nope', { headers: { 'a2a-version': '1.0' } });
     expect(rest404.status).toBe(404);
     expect(JSON.stringify(rest404.body)).toContain('TASK_NOT_FOUND');
     const unknownFollowUp = await rpc('SendMessage', { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'x' }], taskId: 'a2a-nope' } });
     expect(errOf(unknownFollowUp).code).toBe(-32001);
-    const bad = await call(api.url, 'POST', '/a2a/jsonrpc', { raw: '{"jsonrpc": "2.0", "id": 1, "method": ', headers: { 'a2a-version': '1.0', 'content-type': 'application/json' } });
+    const bad = await call(face.api.url, 'POST', '/a2a/jsonrpc', { raw: '{"jsonrpc": "2.0", "id": 1, "method": ', headers: { 'a2a-version': '1.0', 'content-type': 'application/json' } });
     expect(errOf(bad).code).toBe(-32700);
     expect(errOf(await rpc('message/send', {})).code).toBe(-32601);
     const noParts = await rpc('SendMessage', { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [] } });
@@ -288,7 +272,7 @@ describe('errors from real requests', () => {
 
   it('a message to a terminal task is -32004; to a task that waits on no question -32004; cancelling a terminal task -32002', async () => {
     // A plan document in a data part: one deploy step, which waits for an approval.
-    const plan = { name: 'deploy-only', agents: { deployer: { url: deployer.baseUrl } }, steps: [{ id: 'deploy', agent: 'deployer', text: 'Deploy build 1 to staging.' }] };
+    const plan = { name: 'deploy-only', agents: { deployer: { url: face.deployer.baseUrl } }, steps: [{ id: 'deploy', agent: 'deployer', text: 'Deploy build 1 to staging.' }] };
     const started = await rpc('SendMessage', { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'deploy' }, { data: { plan } }] } });
     const task = (started.body as { result: { task: { id: string; contextId: string; status: { state: string; message: { parts: Array<{ text?: string }> } } } } }).result.task;
     suite.track(task.id);
@@ -303,7 +287,7 @@ describe('errors from real requests', () => {
     const toTerminal = await rpc('SendMessage', { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'again' }], taskId: task.id, contextId: task.contextId } });
     expect(errOf(toTerminal).code).toBe(-32004);
     expect(errOf(await rpc('CancelTask', { id: task.id })).code).toBe(-32002);
-    const restCancel = await call(api.url, 'POST', `/a2a/rest/tasks/${task.id}:cancel`, { body: {}, headers: { 'a2a-version': '1.0' } });
+    const restCancel = await call(face.api.url, 'POST', `/a2a/rest/tasks/${task.id}:cancel`, { body: {}, headers: { 'a2a-version': '1.0' } });
     expect(restCancel.status).toBe(400);
     expect(JSON.stringify(restCancel.body)).toContain('TASK_NOT_CANCELABLE');
     expect(errOf(await rpc('SubscribeToTask', { id: task.id })).code).toBe(-32004);
@@ -314,7 +298,7 @@ describe('errors from real requests', () => {
 describe('ListTasks', () => {
   it('pages with the token it gives, and filters by statusTimestampAfter', async () => {
     const rpc = async (params: unknown) =>
-      ((await call(api.url, 'POST', '/a2a/jsonrpc', { body: { jsonrpc: '2.0', id: 4, method: 'ListTasks', params }, headers: { 'a2a-version': '1.0' } })).body as {
+      ((await call(face.api.url, 'POST', '/a2a/jsonrpc', { body: { jsonrpc: '2.0', id: 4, method: 'ListTasks', params }, headers: { 'a2a-version': '1.0' } })).body as {
         result: { tasks: Array<{ id: string; history?: unknown[]; artifacts?: unknown[] }>; nextPageToken: string; pageSize: number; totalSize: number };
       }).result;
     const one = await rpc({ pageSize: 1 });
