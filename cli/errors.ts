@@ -1,6 +1,7 @@
 // What can go wrong on the command line, and the exit code each maps to: 0 done; 1 a failure at run
 // time (Temporal, the agent, a rejected answer, an unknown workflow id); 2 the command line or the
-// environment is wrong and nothing was sent. Every failure is one line on stderr, never a stack.
+// environment is wrong and nothing was sent; 3 an answer is recorded but not sent yet (no worker polls
+// the queue). Every failure is one line on stderr, never a stack.
 import { CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { DelegatedTaskNotFoundError, InvalidInputError } from '../client/delegated-task';
 import { err } from './output';
@@ -8,6 +9,12 @@ import { err } from './output';
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
+export const EXIT_NOT_SENT = 3;
+
+/** The answer is in the workflow's history, but no worker runs to send it: exit 3 with this message. */
+export class AnswerNotSentYet extends Error {
+  override readonly name = 'AnswerNotSentYet';
+}
 
 /** The command line is wrong: exit 2, nothing was sent. */
 export class UsageError extends Error {
@@ -56,6 +63,10 @@ export function reportError(command: CommandUnknownOpts, e: unknown): number {
   if (e instanceof UsageError || e instanceof InvalidInputError) {
     err(`${path}: ${e.message}${hint}`);
     return EXIT_USAGE;
+  }
+  if (e instanceof AnswerNotSentYet) {
+    err(`${path}: ${e.message}`);
+    return EXIT_NOT_SENT;
   }
   const message = e instanceof Error ? e.message : String(e);
   const expected = e instanceof CliFailure || e instanceof DelegatedTaskNotFoundError;

@@ -10,7 +10,8 @@ export const EXIT_CODES_HELP = `
 Exit codes:
   0  done
   1  failed at run time (Temporal unreachable, unknown workflow id, rejected answer, task failed under --wait)
-  2  bad command line or environment (unknown command or flag, missing or bad value); nothing was sent`;
+  2  bad command line or environment (unknown command or flag, missing or bad value); nothing was sent
+  3  planner answer: no worker polls the task queue; the answer is recorded and is sent when one starts`;
 
 export const CONNECTION_HELP = `
 Connection (read like the worker reads it):

@@ -20,6 +20,7 @@ import { refusedAgentUrls } from '../a2a/outbound-policy';
 import { describeIssues, formatPath } from '../a2a/validate';
 import { DelegatedTaskInputSchema, type DelegatedTaskInput, type DelegatedTaskResult } from '../workflows/delegated-task/input';
 import {
+  answerSignal,
   answerUpdate,
   resolveSendUpdate,
   statusQuery,
@@ -29,7 +30,7 @@ import {
   type SendResolution,
 } from '../workflows/delegated-task/messages';
 import { describeFailure } from '../workflows/failure-cause';
-import { A2aAgent, PlanId, PlannerWaitingOn } from '../workflows/search-attributes';
+import { A2aAgent, PlanId, PlannerTurn, PlannerWaitingOn } from '../workflows/search-attributes';
 import { describeWorkflowOfType, QUERY_TIMEOUT_MS, statusQueryTimeoutMessage } from './workflows';
 
 export const DELEGATED_TASK_WORKFLOW_TYPE = DelegatedTaskWorkflow.name;
@@ -88,6 +89,24 @@ export async function startDelegatedTask(
 
 export function answerTask(client: Client, workflowId: string, answer: Answer): Promise<AnswerResult> {
   return client.workflow.getHandle(workflowId).executeUpdate(answerUpdate, { args: [answer] });
+}
+
+/** What recordAnswer did: the answer is in the task's history, bound to `turn`; or why it was not sent. */
+export type Recorded = { recorded: true; turn: number } | { recorded: false; reason: string };
+
+/**
+ * The answer as the `answer` signal, for when no worker polls the task's queue: an update needs a
+ * worker to be admitted, while a signal is in the history at once and the task applies it by the
+ * same rules (answer-rules.ts) when a worker starts. It is bound to the turn the task last published
+ * (what `planner inbox` shows), and refused here when that is no question or another turn.
+ */
+export async function recordAnswer(client: Client, desc: WorkflowExecutionDescription, answer: Answer): Promise<Recorded> {
+  const waitingOn = desc.typedSearchAttributes.get(PlannerWaitingOn);
+  const turn = desc.typedSearchAttributes.get(PlannerTurn);
+  if (waitingOn !== 'human' || turn === undefined) return { recorded: false, reason: `${desc.workflowId} is not waiting on a question (waiting on ${waitingOn ?? 'none'})` };
+  if (answer.turn !== undefined && answer.turn !== turn) return { recorded: false, reason: `the answer names turn ${answer.turn}, but the current question is turn ${turn}` };
+  await client.workflow.getHandle(desc.workflowId, desc.runId).signal(answerSignal, { ...answer, turn });
+  return { recorded: true, turn };
 }
 
 /**

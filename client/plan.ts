@@ -15,7 +15,7 @@ import type { PlanRunInput } from '../workflows/plan/input';
 import { answerUpdate, type Answer, type AnswerResult } from '../workflows/delegated-task/messages';
 import { describeFailure } from '../workflows/failure-cause';
 import { PlanWorkflow } from '../workflows/plan/workflow';
-import { planStatusQuery, type PlanResult, type PlanStatus, type StepStatus } from '../workflows/plan/messages';
+import { planAnswerSignal, planStatusQuery, type PlanResult, type PlanStatus, type StepStatus } from '../workflows/plan/messages';
 import { PlanId, PlannerOwner, PlannerWaitingOn } from '../workflows/search-attributes';
 import { answerTaskWithin, type AnswerOutcome } from './delegated-task';
 import { describeWorkflowOfType, QUERY_TIMEOUT_MS, statusQueryTimeoutMessage } from './workflows';
@@ -185,6 +185,16 @@ export async function answerStepWithin(client: Client, planId: string, stepId: s
     if (err instanceof WorkflowUpdateFailedError) throw new StepNotWaitingError(`step ${stepId} of plan ${planId}: ${err.cause?.message ?? err.message}`);
     throw err;
   }
+}
+
+/**
+ * The answer as the plan's `answer` signal, for when no worker polls the plan's queue (its status
+ * query and the step's update both need one): it is in the plan's history at once, and the plan
+ * checks it against the step's last report, binds it to that turn unless it names one, and passes
+ * it on when a worker starts; a refusal shows on the step (`planner status`).
+ */
+export async function recordStepAnswer(client: Client, desc: WorkflowExecutionDescription, stepId: string, answer: Answer): Promise<void> {
+  await client.workflow.getHandle(desc.workflowId, desc.runId).signal(planAnswerSignal, { ...answer, stepId });
 }
 
 /** The workflow of the step's task, when it waits on a question; StepNotWaitingError saying what it does instead. */

@@ -48,6 +48,18 @@ it('fail: fails the workflow with a typed reason when nobody answers', async () 
   expect(cause.message).toMatch(/waited for an answer \(TASK_STATE_INPUT_REQUIRED\) longer than 1s/);
 });
 
+it('fail at once: a deadline that falls due as the question is published fails no workflow task', async () => {
+  const handle = await suite.start({
+    agent: { name: 'code-reviewer', url: reviewer.baseUrl },
+    message: { text: DIFF },
+    policies: { input: { after: '0.0001ms', onDeadline: 'fail' } },
+  });
+  expect((await failureOf(handle.result())).type).toBe('InputDeadlineExceeded');
+  const failed = (await handle.fetchHistory()).events!.filter((e) => e.workflowTaskFailedEventAttributes);
+  expect(failed.map((e) => e.workflowTaskFailedEventAttributes)).toEqual([]);
+  expect(suite.sink.forWorkflow(handle.workflowId).map((a) => a.body.kind)).toEqual(['input']); // the question's alert went before the end
+});
+
 it('cancel: sends CancelTask when the approval does not come, then fails', async () => {
   const handle = await suite.start({
     agent: { name: 'deployer', url: deployer.baseUrl },

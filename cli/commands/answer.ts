@@ -1,12 +1,15 @@
 // planner answer: answer the question a plan's step or a delegated task waits on (INPUT_REQUIRED),
 // through the task workflow's `answer` update; the answer goes out on the same A2A task and context.
+// An update needs a worker to be taken, so when none polls the queue the answer goes as the durable
+// `answer` signal instead, and the command says so and exits 3 rather than wait in silence.
 import { userInfo } from 'node:os';
 import { Command } from '@commander-js/extra-typings';
-import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client, type WorkflowExecutionDescription } from '@temporalio/client';
 import type { Answer } from '../../workflows/delegated-task/messages';
-import { answerTask, DelegatedTaskNotFoundError, requireTask } from '../../client/delegated-task';
-import { answerStep, StepNotWaitingError } from '../../client/plan';
-import { CliFailure, UsageError } from '../errors';
+import { answerTask, DelegatedTaskNotFoundError, recordAnswer, requireTask } from '../../client/delegated-task';
+import { answerStep, recordStepAnswer, StepNotWaitingError } from '../../client/plan';
+import { workerRuns } from '../../client/workflows';
+import { AnswerNotSentYet, CliFailure, UsageError } from '../errors';
 import { jsonData, questionTurn } from '../flags';
 import { examples } from '../help';
 import { printJson } from '../output';
@@ -23,7 +26,12 @@ export function answerCommand() {
     .argument('[TEXT]', 'the answer to a plan step (may be left out when --data is given)')
     .option('--turn <N>', 'the question turn this answers (see `planner inbox`); a stale turn is rejected', questionTurn)
     .option('--data <JSON>', 'a JSON value to send as a data part', jsonData)
-    .addHelpText('after', "\nPrints the agent's state after the answer, as JSON. A rejected answer prints why and exits 1.")
+    .addHelpText(
+      'after',
+      "\nPrints the agent's state after the answer, as JSON. A rejected answer prints why and exits 1. When no\n" +
+        'worker polls the workflow\'s task queue, the answer is recorded (as the `answer` signal) and sent when a\n' +
+        'worker starts; the command says so and exits 3.',
+    )
     .addHelpText(
       'after',
       examples(
@@ -36,9 +44,15 @@ export function answerCommand() {
       if (second === undefined && data === undefined) throw new UsageError('missing the answer: give TEXT or --data');
       const answer: Answer = { from: `planner-cli:${whoami()}`, ...(data !== undefined ? { data } : {}), ...(turn !== undefined ? { turn } : {}) };
       await withClient(async (client) => {
-        if ((await workflowKind(client, id)).kind === 'plan') {
+        const { kind, desc } = await workflowKind(client, id);
+        if (kind === 'plan') {
           if (second === undefined) throw new UsageError(`missing STEP_ID: which step of plan ${id} does this answer?`);
-          await answerPlanStep(client, id, second, withText(answer, third));
+          const a = withText(answer, third);
+          if (desc.status.name === 'RUNNING' && !(await workerRuns(client, desc))) {
+            await recordStepAnswer(client, desc, second, a);
+            throw notSentYet(desc, `the answer to step ${second} is recorded with the plan, which checks it against the step's question`);
+          }
+          await answerPlanStep(client, id, second, a);
         } else {
           if (third !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(third)}: ${id} is a delegated task, not a plan (quote text that has spaces)`);
           await answerDelegatedTask(client, id, withText(answer, second));
@@ -66,6 +80,11 @@ async function answerPlanStep(client: Client, planId: string, stepId: string, an
 async function answerDelegatedTask(client: Client, workflowId: string, answer: Answer): Promise<void> {
   const desc = await requireTask(client, workflowId);
   if (desc.status.name !== 'RUNNING') throw new CliFailure(`${workflowId} ${await endedText(client, workflowId, '', 'already ')}; nothing to answer`);
+  if (!(await workerRuns(client, desc))) {
+    const recorded = await recordAnswer(client, desc, answer);
+    if (!recorded.recorded) throw new CliFailure(`answer rejected: ${recorded.reason}`);
+    throw notSentYet(desc, `the answer to question ${recorded.turn} is recorded`);
+  }
   try {
     printJson(await answerTask(client, workflowId, answer));
   } catch (e) {
@@ -76,6 +95,10 @@ async function answerDelegatedTask(client: Client, workflowId: string, answer: A
     if (e instanceof WorkflowUpdateFailedError) throw new CliFailure(e.cause?.message ?? e.message);
     throw e;
   }
+}
+
+function notSentYet(desc: WorkflowExecutionDescription, recorded: string): AnswerNotSentYet {
+  return new AnswerNotSentYet(`no worker is polling task queue ${JSON.stringify(desc.taskQueue)}: ${recorded} and will be sent when a worker starts`);
 }
 
 function whoami(): string {

@@ -43,6 +43,11 @@ export class Alerts {
     void sent.finally(() => this.inFlight.delete(sent));
   }
 
+  /** Some alert is still on its way. */
+  get sending(): boolean {
+    return this.inFlight.size > 0;
+  }
+
   /** Settles once every alert sent so far was delivered or given up on. */
   settled(): Promise<void[]> {
     return Promise.all(this.inFlight);

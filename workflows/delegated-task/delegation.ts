@@ -57,7 +57,7 @@ export class Delegation {
   private readonly chain: string;
   private readonly sender: Calls;
   private readonly calls: Calls;
-  private readonly alerts: Alerts;
+  readonly alerts: Alerts;
   private readonly leases: WatchLeases;
   private readonly publisher: Publisher;
 

@@ -17,6 +17,13 @@ export { KEEP_WATCH_PATCH } from './delegation';
 
 /** Histories begun before this marker run the frozen v1 code (workflows/delegated-task/v1/). */
 export const V2_PATCH = 'delegated-task-v2';
+/**
+ * A run that fails or is cancelled first waits for the alerts in flight: closing while one's result
+ * arrived failed that workflow task (UnhandledCommand), e.g. a deadline due as its question's alert went.
+ */
+export const END_AFTER_ALERTS_PATCH = 'end-after-alerts';
+/** At most one alert call's timeout: an alert sink that is down does not hold up the end for its retries. */
+const ALERTS_AT_END_MS = 30_000;
 
 export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput, carry?: DelegatedTaskCarry): Promise<DelegatedTaskResult> {
   // Runs begun on the first release keep its code, so their histories replay unchanged.
@@ -74,6 +81,7 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput, carry?: Del
       // Every update gets its answer (a reply or the reason) before the run closes.
       delegation.close(isCancellation(err) ? 'cancelled' : 'failed');
       await CancellationScope.nonCancellable(() => condition(allHandlersFinished));
+      if (delegation.alerts.sending && patched(END_AFTER_ALERTS_PATCH)) await CancellationScope.nonCancellable(() => condition(() => !delegation.alerts.sending, ALERTS_AT_END_MS));
     }
     throw withTypedCause(err, input.agent.name, delegation.task.taskId);
   } finally {
