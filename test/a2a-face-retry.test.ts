@@ -139,6 +139,28 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as Binding[])('a retried first message ov
   });
 });
 
+it('a retry of a plan no worker has run yet is told SUBMITTED at once, on every form, not after a wait for a worker', async () => {
+  const lonely = await startApi(suite.client, `${suite.queue}-no-worker`, { PLANNER_WEBHOOK_SECRET: WEBHOOK_SECRET });
+  try {
+    const client = await sdkClient(lonely.url, 'JSONRPC');
+    const msg = userMsg('Release payments-api');
+    const first = (await client.sendMessage(sendReq(msg, { returnImmediately: true }))) as Task;
+    // Each form answers within a bound far below the face's wait for a worker (15 s): a hang guard, not a timing.
+    const signal = () => AbortSignal.timeout(8000);
+    const again = (await client.sendMessage(sendReq(msg, { returnImmediately: true }), { signal: signal() })) as Task;
+    expect(again.id).toBe(first.id);
+    expect(again.status?.state).toBe(TaskState.TASK_STATE_SUBMITTED);
+    const stream = client.sendMessageStream(sendReq(msg), { signal: signal() });
+    const opening = (await stream.next()).value as StreamResponse;
+    expect(opening.payload?.$case).toBe('task');
+    expect((opening.payload!.value as Task).status?.state).toBe(TaskState.TASK_STATE_SUBMITTED);
+    await stream.return(undefined);
+    await suite.client.workflow.getHandle(first.id).terminate('no worker ever ran it');
+  } finally {
+    await lonely.close();
+  }
+});
+
 it('an inline webhook on a retried first message is registered, once', async () => {
   const rpc = async (method: string, params: object) =>
     (await call(api.url, 'POST', '/a2a/jsonrpc', { body: { jsonrpc: '2.0', id: 1, method, params }, headers: { 'a2a-version': '1.0' }, token: TOKEN })).body as { result?: Record<string, unknown>; error?: unknown };

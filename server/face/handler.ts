@@ -68,6 +68,8 @@ const GetTaskParams = z.object({ id: IdSchema, historyLength: HistoryLengthSchem
 
 const toSdkTask = (t: Task) => SdkTask.fromJSON(t);
 const toSdkFrame = (f: Frame) => SdkStreamResponse.fromJSON(f);
+/** A plan's history before its first workflow task completed: started, task scheduled, task started. */
+const FIRST_WORKFLOW_TASK_EVENTS = 3;
 /** A status the blocking SendMessage returns at: terminal or interrupted. */
 const settles = (s: TaskState): boolean => isTerminal(s) || isInterrupted(s);
 
@@ -165,7 +167,14 @@ export class PlannerRequestHandler implements A2ARequestHandler {
       const submitted: Task = { id: taskId, contextId, status: { state: 'TASK_STATE_SUBMITTED', timestamp: new Date().toISOString() }, history: [upstream] };
       return { taskId, historyIndex: 1, submitted, configuration };
     }
-    // A retry (a caller that lost the answer) is told the task as it is now, and what follows it.
+    // A retry (a caller that lost the answer) is told the task as it is now, and what follows it. A
+    // plan no worker has run yet has recorded nothing: it is still the task as submitted, answered
+    // at once (a read would wait for a worker), unless the retry brings a webhook to register.
+    const started = await this.client.workflow.getHandle(taskId).describe();
+    if (started.historyLength <= FIRST_WORKFLOW_TASK_EVENTS && !push) {
+      const submitted: Task = { id: taskId, contextId, status: { state: 'TASK_STATE_SUBMITTED', timestamp: started.startTime.toISOString() }, history: [upstream] };
+      return { taskId, historyIndex: 1, submitted, configuration };
+    }
     const read = await this.readSoon(taskId);
     if (push && !read.closed) await this.push.createOnce(taskId, push);
     return { taskId, historyIndex: read.task.history.length, current: read.task, configuration };
