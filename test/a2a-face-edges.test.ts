@@ -138,6 +138,7 @@ describe('a part whose media type the card does not list', () => {
     const next = resultOf<{ task: WireTask }>(await rpc('SendMessage', { message: message([{ text: 'main', mediaType: 'Text/Plain; charset=utf-8' }], ids) })).task;
     expect(next.status.state).toBe('TASK_STATE_AUTH_REQUIRED');
     suite.track(`${task.id}.deploy`);
+    await rpc('CancelTask', { id: task.id }); // no plan of this suite outlives its workers
   });
 });
 
@@ -165,6 +166,7 @@ describe('push configs: client ids and finished tasks', () => {
     // A config without an id still gets one.
     const given = resultOf<{ id: string }>(await rpc('CreateTaskPushNotificationConfig', { taskId: task.id, url: `${hook.url}/anon` }));
     expect(given.id).toMatch(/^[0-9a-f-]{36}$/);
+    await rpc('CancelTask', { id: task.id });
   });
 
   it('on a COMPLETED task is answered as created (its id kept) and kept nowhere: Get is -32001, List omits it, Delete succeeds', async () => {
@@ -228,6 +230,7 @@ describe('keep-alive comment frames', () => {
     const subbed = await readSse(sub, (t) => t.includes(KEEP_ALIVE));
     expect(subbed).toMatch(/^data: /);
     expect(subbed).toContain(KEEP_ALIVE);
+    await rpc('CancelTask', { id: task.id });
   });
 
   it('PLANNER_SSE_KEEPALIVE_MS that is not a number of milliseconds stops start-up, naming the variable and the value', () => {

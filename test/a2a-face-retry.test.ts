@@ -11,6 +11,7 @@ import { BASE_BRANCH_QUESTION, startCodeReviewer, startDeployer, type AgentHandl
 import { call, startApi, TOKEN } from './support/api';
 import { sdkClient, sendReq, textOfStatus, userMsg, type Binding } from './support/face-client';
 import { itReplaysItsHistories, plannerSuite } from './support/suite';
+import { eventually } from './support/wait';
 
 const WEBHOOK_SECRET = 'webhook-secret-of-the-retry-suite-01';
 const suite = plannerSuite('a2a-face-retry', () => ({ PLANNER_WEBHOOK_SECRET: WEBHOOK_SECRET }));
@@ -155,6 +156,15 @@ it('a retry of a plan no worker has run yet is told SUBMITTED at once, on every 
     expect(opening.payload?.$case).toBe('task');
     expect((opening.payload!.value as Task).status?.state).toBe(TaskState.TASK_STATE_SUBMITTED);
     await stream.return(undefined);
+    // ListTasks does not wait long on a plan no worker answers for: it lists it as visibility knows it.
+    const listed = await eventually(async () => {
+      const page = await client.listTasks(
+        { tenant: '', contextId: first.contextId, status: TaskState.TASK_STATE_UNSPECIFIED, pageSize: 10, pageToken: '', historyLength: 0, statusTimestampAfter: undefined, includeArtifacts: false },
+        { signal: signal() },
+      );
+      return page.tasks.length > 0 && page.tasks;
+    }, 'the stuck plan listed');
+    expect(listed.map((t) => [t.id, t.status?.state])).toEqual([[first.id, TaskState.TASK_STATE_SUBMITTED]]);
     await suite.client.workflow.getHandle(first.id).terminate('no worker ever ran it');
   } finally {
     await lonely.close();

@@ -24,6 +24,8 @@ const ListTasksParams = z.object({
 const DEFAULT_PAGE_SIZE = 50;
 /** ListTasks reads at most this many matching tasks to sort them (a caller with more sees the newest of these). */
 const LIST_SCAN_LIMIT = 10_000;
+/** How long a listed task's query may take before it is listed from visibility (a worker answers in ms). */
+const LISTED_QUERY_MS = 2_000;
 
 /** A task as ListTasks found it in visibility: the key it is ordered and paged by, and what the record says. */
 interface Listed {
@@ -98,12 +100,12 @@ export async function listCallerTasks(client: Client, principal: string, params:
   const from = after ? entries.findIndex((e) => e.at < after.at || (e.at === after.at && e.id > after.id)) : 0;
   const page = from < 0 ? [] : entries.slice(from, from + pageSize);
   // A task gone since the listing (retention) is left out. One whose state cannot be read now (no
-  // worker answers its query) is listed as visibility knows it, saying so: one stuck plan must
-  // neither fail the caller's list nor vanish from it.
+  // worker answers its query within LISTED_QUERY_MS) is listed as visibility knows it, saying so:
+  // one stuck plan must neither fail the caller's list, nor vanish from it, nor hold it up long.
   const tasks = await Promise.all(
     page.map(async (e) => {
       try {
-        const { artifacts, ...rest } = trimHistory((await readTask(client, e.id, principal)).task, p.historyLength);
+        const { artifacts, ...rest } = trimHistory((await readTask(client, e.id, principal, LISTED_QUERY_MS)).task, p.historyLength);
         return SdkTask.fromJSON(p.includeArtifacts ? { ...rest, artifacts: artifacts ?? [] } : rest);
       } catch (err) {
         if (err instanceof TaskLookupError && err.kind === 'not-found') return undefined;

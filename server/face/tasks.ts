@@ -67,12 +67,12 @@ function closedState(status: string): TaskState | undefined {
 }
 
 /** The caller's task: another caller's task is not found, exactly as an unknown one (spec §13.1). */
-export async function readTask(client: Client, id: string, principal: string): Promise<TaskRead> {
+export async function readTask(client: Client, id: string, principal: string, queryTimeoutMs = QUERY_TIMEOUT_MS): Promise<TaskRead> {
   if (!id.startsWith(principalPrefix(principal))) throw new TaskLookupError('not-found', `Task not found: ${id}`);
   const desc = await describeWorkflowOfType(client, id, PLAN_WORKFLOW_TYPE, () => new TaskLookupError('not-found', `Task not found: ${id}`));
   let task: PlanTask | null;
   try {
-    task = await client.withDeadline(Date.now() + QUERY_TIMEOUT_MS, () => client.workflow.getHandle(id, desc.runId).query(planTaskQuery));
+    task = await client.withDeadline(Date.now() + queryTimeoutMs, () => client.workflow.getHandle(id, desc.runId).query(planTaskQuery));
   } catch (err) {
     if (isGrpcServiceError(err) || (err instanceof Error && /deadline|timed? ?out/i.test(err.message))) {
       throw new TaskLookupError('unavailable', `task ${id}: its state cannot be read now (is a planner worker running on task queue ${desc.taskQueue}?)`);
