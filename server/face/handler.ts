@@ -163,18 +163,19 @@ export class PlannerRequestHandler implements A2ARequestHandler {
       return { taskId, historyIndex, configuration };
     }
     const { taskId, contextId, upstream, retried } = await this.start(message, metadata, push);
-    if (!retried) {
-      const submitted: Task = { id: taskId, contextId, status: { state: 'TASK_STATE_SUBMITTED', timestamp: new Date().toISOString() }, history: [upstream] };
-      return { taskId, historyIndex: 1, submitted, configuration };
-    }
+    // The task as submitted: a new plan has recorded nothing yet.
+    const submitted = (at: Date): Received => ({
+      taskId,
+      historyIndex: 1,
+      submitted: { id: taskId, contextId, status: { state: 'TASK_STATE_SUBMITTED', timestamp: at.toISOString() }, history: [upstream] },
+      configuration,
+    });
+    if (!retried) return submitted(new Date());
     // A retry (a caller that lost the answer) is told the task as it is now, and what follows it. A
     // plan no worker has run yet has recorded nothing: it is still the task as submitted, answered
     // at once (a read would wait for a worker), unless the retry brings a webhook to register.
     const started = await this.client.workflow.getHandle(taskId).describe();
-    if (started.historyLength <= FIRST_WORKFLOW_TASK_EVENTS && !push) {
-      const submitted: Task = { id: taskId, contextId, status: { state: 'TASK_STATE_SUBMITTED', timestamp: started.startTime.toISOString() }, history: [upstream] };
-      return { taskId, historyIndex: 1, submitted, configuration };
-    }
+    if (started.historyLength <= FIRST_WORKFLOW_TASK_EVENTS && !push) return submitted(started.startTime);
     const read = await this.readSoon(taskId);
     if (push && !read.closed) await this.push.createOnce(taskId, push);
     return { taskId, historyIndex: read.task.history.length, current: read.task, configuration };
