@@ -5,7 +5,7 @@
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import { z } from 'zod';
 import { explainIssues } from '../../a2a/validate';
-import { PUSH_CONFIG_ID } from '../../workflows/plan/messages';
+import { configIdProblem } from '../../workflows/plan/messages';
 
 /** -32602 / HTTP 400 saying what is wrong with the params (`detail` names the field first). */
 export function invalidParams(detail: string): RequestMalformedError {
@@ -24,8 +24,6 @@ export function parseParams<S extends z.ZodType>(schema: S, data: unknown, prefi
 }
 
 export const IdSchema = z.string().min(1, 'a task id is required');
-/** A push config's id, the caller's own or the planner's (workflows/plan/messages.ts PUSH_CONFIG_ID: it names the config in REST paths and delivery keys). */
-export const ConfigIdSchema = z.string().refine((s) => PUSH_CONFIG_ID.test(s), {
-  error: (issue) => `${JSON.stringify(issue.input)} is not a config id (1 to 128 letters, digits, '.', '_', '~' or '-')`,
-});
+/** A push config's id, the caller's own or the planner's (workflows/plan/messages.ts configIdProblem: it names the config in REST paths and delivery keys). */
+export const ConfigIdSchema = z.string().refine((s) => configIdProblem(s) === undefined, { error: (issue) => configIdProblem(issue.input) });
 export const HistoryLengthSchema = z.number().int().min(0).optional();

@@ -177,8 +177,7 @@ export class Delegation {
     const messageId = `${this.workflowId}/${this.chain}/0`;
     // The first send holds a stream until the task stops; a working deadline bounds that hold too.
     const timeoutMs = Math.min(msToNumber(policies.sendTimeout), policies.working ? msToNumber(policies.working.after) : Infinity);
-    const send = (i: Parameters<Calls['sendMessage']>[0]) => followedSend(this.sender, i);
-    let sent = await send({ agent, messageId, message, timeoutMs });
+    let sent = await followedSend(this.sender, { agent, messageId, message, timeoutMs });
     while (sent.unresolved) {
       // Never resend blindly: by default an operator decides (resend, or adopt the task the agent made).
       let resolution: SendResolution = { action: 'resend' };
@@ -190,7 +189,7 @@ export class Delegation {
         resolution = this.resolution!;
         this.resolution = undefined;
       }
-      sent = await send({
+      sent = await followedSend(this.sender, {
         agent,
         messageId,
         message,

@@ -8,7 +8,7 @@ import { ApplicationFailure, CancellationScope, condition, log, patched, proxyAc
 import type { PlannerActivities } from '../../activities';
 import type { Artifact, Message } from '../../a2a/schema';
 import { webhookUrlProblem } from '../../a2a/webhook-url';
-import { PUSH_CONFIGS_PER_TASK, PUSH_CONFIG_ID, PlanUpdateRefusal, type NewPushConfig, type UpstreamPushConfig } from './messages';
+import { PUSH_CONFIGS_PER_TASK, PlanUpdateRefusal, configIdProblem, type NewPushConfig, type UpstreamPushConfig } from './messages';
 
 /**
  * A caller's own config id is kept (before it, every config got uuid4()). Behind a patch although
@@ -26,7 +26,8 @@ const { deliverUpstreamPush } = proxyActivities<Pick<PlannerActivities, 'deliver
 /** Why a config cannot be registered, naming its field (the face checked the token and authentication before sealing them). */
 function configProblem(c: NewPushConfig): string | undefined {
   if (typeof c?.url !== 'string' || c.url === '') return 'url: a webhook URL is required';
-  if (c.id !== undefined && (typeof c.id !== 'string' || !PUSH_CONFIG_ID.test(c.id))) return `id: ${JSON.stringify(c.id)} is not a config id (1 to 128 letters, digits, '.', '_', '~' or '-')`;
+  const id = c.id === undefined ? undefined : configIdProblem(c.id);
+  if (id) return `id: ${id}`;
   const url = webhookUrlProblem(c.url);
   if (url) return `url: ${url}`;
   if (c.scheme !== undefined && (typeof c.scheme !== 'string' || c.scheme === '')) return 'authentication.scheme: must be a non-empty string';

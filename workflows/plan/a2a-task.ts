@@ -146,7 +146,6 @@ export class PlanTaskRecord {
   status: TaskStatus;
   /** The state, text and turn last recorded, to record only changes. */
   private last = '';
-  private lastTurn?: number;
   /** A2A_TURNS_PATCH, decided once when the plan starts. */
   private readonly turns: boolean;
 
@@ -183,14 +182,13 @@ export class PlanTaskRecord {
     const key = `${now.state}\n${now.text}\n${now.stepId ?? ''}@${turn ?? ''}`;
     if (key === this.last) return [];
     this.last = key;
-    const prevTurn = this.lastTurn;
-    this.lastTurn = turn;
     const added: Message[] = [];
     // A wait that ended shows as WORKING before what follows it, even when both were seen at once
     // (the step resumed and finished between two looks): upstream sees INPUT_REQUIRED / AUTH_REQUIRED →
     // WORKING → the next state (§7.6.2). Cancelling ends a wait without resuming it.
     const prev = this.status.state;
     const prevStep = this.status.message?.metadata?.stepId;
+    const prevTurn = this.status.message?.metadata?.turn;
     const waited = prev === 'TASK_STATE_INPUT_REQUIRED' || prev === 'TASK_STATE_AUTH_REQUIRED';
     const moved = now.state !== prev || now.stepId !== prevStep || turn !== prevTurn;
     if (waited && now.state !== 'TASK_STATE_WORKING' && now.state !== 'TASK_STATE_CANCELED' && moved) {

@@ -164,7 +164,11 @@ export interface UpstreamPushConfig {
 /** A config to register: `id` is the caller's own, when it gave one (a second create with it replaces that config). */
 export type NewPushConfig = Omit<UpstreamPushConfig, 'id'> & { id?: string };
 /** A config id a caller may choose: it names the config in REST paths and in delivery keys (`<task>/<event>/<config>`). */
-export const PUSH_CONFIG_ID = /^[A-Za-z0-9._~-]{1,128}$/;
+const PUSH_CONFIG_ID = /^[A-Za-z0-9._~-]{1,128}$/;
+/** Why `id` is not a config id a caller may choose, naming the value; undefined when it is one. */
+export function configIdProblem(id: unknown): string | undefined {
+  return typeof id === 'string' && PUSH_CONFIG_ID.test(id) ? undefined : `${JSON.stringify(id)} is not a config id (1 to 128 letters, digits, '.', '_', '~' or '-')`;
+}
 export const createPushConfigUpdate = defineUpdate<UpstreamPushConfig, [NewPushConfig]>('createPushConfig');
 /** Idempotent: deleting a config that is not there succeeds (spec §3.1.10); the result says whether one was. */
 export const deletePushConfigUpdate = defineUpdate<{ deleted: boolean }, [{ id: string }]>('deletePushConfig');
