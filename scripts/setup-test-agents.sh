@@ -4,8 +4,9 @@
 #     hash of that file and the Python version;
 #   - the a2a-go v2.4.0 agents binary (Go module proxy), keyed by a hash of go.mod, go.sum, the
 #     sources and the Go version.
-# Idempotent and fast when cached. Progress goes to stderr; stdout gets only two lines the caller
-# can read or eval:  A2A_TEST_PYTHON=<venv python>  and  A2A_TEST_GO_AGENTS=<binary>.
+# Idempotent and fast when cached. Progress goes to stderr; stdout gets only three lines the caller
+# can read or eval:  A2A_TEST_PYTHON=<venv python>,
+# A2A_TEST_GO_AGENTS=<binary> and A2A_TEST_PYTHON_V03=<v0.3 venv python>.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/a2a-planner"
@@ -32,6 +33,20 @@ if [ ! -f "$VENV/.complete" ]; then
   echo "Python test agents ready." >&2
 fi
 
+# --- Python, A2A v0.3 (a2a-sdk 0.3.26: the v0.3 agents and the v0.3 client of the interop suite) ---
+PY03_REQ=test/agents/python-v03/requirements.txt
+PY03_KEY=$( { cat "$PY03_REQ"; "$PYTHON" --version 2>&1; } | sha256sum | cut -c1-16)
+VENV03="$CACHE/py-agents-v03-$PY03_KEY"
+if [ ! -f "$VENV03/.complete" ]; then
+  echo "Building the Python A2A v0.3 venv (a2a-sdk 0.3.26, pip from PyPI) in $VENV03 ..." >&2
+  rm -rf "$VENV03"
+  "$PYTHON" -m venv "$VENV03" || missing "'$PYTHON -m venv' failed: install the venv module (Debian: python3-venv)"
+  "$VENV03/bin/pip" install --quiet --disable-pip-version-check -r "$PY03_REQ" >&2 \
+    || missing "pip install -r $PY03_REQ failed (is PyPI reachable?)"
+  touch "$VENV03/.complete"
+  echo "Python A2A v0.3 peers ready." >&2
+fi
+
 # --- Go ------------------------------------------------------------------------------------------
 GO_DIR=test/agents/go
 command -v go >/dev/null || missing "no go on PATH: the Go test agents need Go >= 1.25 (a2a-go v2.4.0)"
@@ -48,3 +63,4 @@ fi
 
 echo "A2A_TEST_PYTHON=$VENV/bin/python"
 echo "A2A_TEST_GO_AGENTS=$GO_BIN"
+echo "A2A_TEST_PYTHON_V03=$VENV03/bin/python"
