@@ -7,8 +7,12 @@ import { outboundPolicy } from '../a2a/outbound-policy';
 import { postWebhook } from './post-webhook';
 
 export interface Alert {
-  /** input: a question; auth: an approval; working: a task past its working deadline; unreachable: a wait nobody can watch; unresolved: a send whose fate is unknown. */
-  kind: 'input' | 'auth' | 'working' | 'unreachable' | 'unresolved';
+  /**
+   * input: a question; auth: an approval; working: a task past its working deadline; unreachable: a
+   * wait nobody can watch; unresolved: a send whose fate is unknown; unanswered: a first message the
+   * agent has not answered.
+   */
+  kind: 'input' | 'auth' | 'working' | 'unreachable' | 'unresolved' | 'unanswered';
   workflowId: string;
   planId?: string;
   agent: string;
@@ -25,6 +29,15 @@ export interface AlertConfig {
   uiUrl?: string;
   namespace: string;
 }
+
+const LOG_LINES: Record<Alert['kind'], string> = {
+  input: 'an agent asks a question',
+  auth: 'an agent waits for an approval',
+  working: 'an agent has been working past its deadline',
+  unreachable: 'a waiting task cannot be watched',
+  unresolved: 'the fate of a first message is unknown: resend or adopt',
+  unanswered: 'an agent has not answered the first message',
+};
 
 export function createAlertOperator(config: AlertConfig, logger: Logger) {
   // The agents' address policy applies to the webhook too, checked again on every connect.
@@ -45,7 +58,7 @@ export function createAlertOperator(config: AlertConfig, logger: Logger) {
     };
     for (const sink of config.sinks) {
       if (sink === 'log') {
-        logger.warn({ alert: body }, alert.kind === 'input' ? 'an agent asks a question' : 'an agent waits for an approval');
+        logger.warn({ alert: body }, LOG_LINES[alert.kind]);
       } else {
         await postAlert(config.webhookUrl, body, alert.idempotencyKey, webhookDispatcher());
       }

@@ -8,13 +8,14 @@ import type { Observation } from '../workflows/delegated-task/messages';
 import type { AgentDirectory } from './agents';
 import { remoteTaskLost, withTypedFailures } from './failures';
 import { observeTask } from './observe';
+import { callTimeoutMs } from '../workflows/delegated-task/call-timeout';
 
 export function createGetRemoteTask(agents: AgentDirectory) {
   return async function getRemoteTask(input: { agent: AgentRef; taskId: string; withArtifacts?: boolean }): Promise<Observation> {
     return withTypedFailures(async () => {
       const client = await agents.client(input.agent);
       try {
-        const o = observeTask(await client.getTask({ id: input.taskId, historyLength: 0 }), 'poll');
+        const o = observeTask(await client.getTask({ id: input.taskId, historyLength: 0 }, { timeoutMs: callTimeoutMs(input.agent) }), 'poll');
         // The workflow keeps the artifacts it has; a poll only needs the status.
         if (!input.withArtifacts) delete o.artifacts;
         return o;

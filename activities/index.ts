@@ -26,7 +26,7 @@ export interface ActivityDeps {
 export function createActivities(deps: ActivityDeps) {
   const alertOperator = createAlertOperator(deps.alerts, deps.logger);
   return {
-    sendMessage: createSendMessage(deps.agents),
+    sendMessage: createSendMessage(deps.agents, alertOperator),
     /** v1 workflows' watch, kept while any of them is open (activities/v1/watch-task.ts). */
     watchTask: createWatchTask(deps.agents, deps.temporal),
     watchRemoteTask: createWatchRemoteTask(deps.agents, deps.temporal, alertOperator, deps.push),

@@ -33,7 +33,10 @@ import type { Observation } from '../workflows/delegated-task/messages';
 import type { AgentDirectory } from './agents';
 import { remoteTaskLost, withTypedFailures } from './failures';
 import { RemoteTask } from '../workflows/delegated-task/remote-task';
+import { callTimeoutMs } from '../workflows/delegated-task/call-timeout';
 import { messageText, observeFrame, observeTask } from './observe';
+import type { Alert } from './alert-operator';
+import { armUnansweredAlert, type UnansweredAlert } from './unanswered-alert';
 
 export interface SendInput {
   agent: AgentRef;
@@ -51,6 +54,8 @@ export interface SendInput {
    * reconcile as usual). adopt: GetTask on that task and return what it shows, sending nothing.
    */
   resolution?: 'resend' | { adoptTaskId: string };
+  /** The first message: alert a person when it goes unanswered this long. */
+  unanswered?: UnansweredAlert;
 }
 
 export interface SendOutcome {
@@ -75,15 +80,14 @@ export interface SendProgress {
 const SendProgressSchema = z.object({ taskId: z.string().min(1).optional(), contextId: z.string().optional() });
 
 const RECONCILE_WINDOW_MS = 10 * 60_000;
-/** Cap for one GetTask / ListTasks call; the send itself gets `timeoutMs`. */
-const LOOKUP_CALL_MS = 30_000;
 const LIST_PAGES = 5;
 
-export function createSendMessage(agents: AgentDirectory) {
+export function createSendMessage(agents: AgentDirectory, alertOperator: (alert: Alert) => Promise<void>) {
   return async function sendMessage(input: SendInput): Promise<SendOutcome> {
     const ctx = Context.current();
     // Heartbeat from the very start: the card fetch and the reconcile calls may be slow too.
-    const attempt = new Attempt(ctx, input.agent.name);
+    const attempt = new Attempt(ctx, input.agent.name, callTimeoutMs(input.agent));
+    const disarm = armUnansweredAlert(ctx, input.unanswered, () => attempt.progress.taskId !== undefined, alertOperator);
     try {
       return await withTypedFailures(async () => {
         const client = await agents.client(input.agent);
@@ -101,6 +105,7 @@ export function createSendMessage(agents: AgentDirectory) {
       if (ctx.cancellationSignal.aborted && ctx.cancellationSignal.reason) throw ctx.cancellationSignal.reason;
       throw err;
     } finally {
+      disarm();
       attempt.stop();
     }
   };
@@ -116,6 +121,8 @@ class Attempt {
   constructor(
     readonly ctx: Context,
     readonly agent: string,
+    /** Cap for one GetTask / ListTasks call (the agent's callTimeout); the send itself gets `timeoutMs`. */
+    readonly lookupMs: number,
   ) {
     const carried = SendProgressSchema.safeParse(ctx.info.heartbeatDetails ?? {});
     if (!carried.success) log.warn('ignoring unreadable heartbeat details of the earlier attempt', { details: String(ctx.info.heartbeatDetails) });
@@ -219,7 +226,7 @@ async function sendBlocking(client: A2AClient, input: SendInput, a: Attempt): Pr
   } catch (err) {
     // A follow-up refused because the task ended meanwhile: report where it ended, never retry blindly.
     if (input.taskId && err instanceof UnsupportedOperationError) {
-      const task = await a.call('GetTask', LOOKUP_CALL_MS, client, (o) => client.getTask({ id: input.taskId!, historyLength: 0 }, o));
+      const task = await a.call('GetTask', a.lookupMs, client, (o) => client.getTask({ id: input.taskId!, historyLength: 0 }, o));
       if (isTerminal(task.status.state)) return { observation: observeTask(task, 'get') };
     }
     throw err;
@@ -296,7 +303,7 @@ async function sendStreaming(client: A2AClient, input: SendInput, a: Attempt): P
 async function afterBrokenStream(client: A2AClient, a: Attempt, taskId: string, cause: unknown): Promise<SendOutcome> {
   log.info('streamed send broke after the task was known; asking GetTask', { taskId, error: String(cause) });
   try {
-    const task = await a.call('GetTask', LOOKUP_CALL_MS, client, (o) => client.getTask({ id: taskId, historyLength: 0 }, o));
+    const task = await a.call('GetTask', a.lookupMs, client, (o) => client.getTask({ id: taskId, historyLength: 0 }, o));
     return { observation: observeTask(task, 'get') };
   } catch (err) {
     if (a.ctx.cancellationSignal.aborted) throw err;
@@ -320,7 +327,7 @@ const undecided = (input: SendInput, why: string): string =>
 
 /** An answer on a known task: GetTask tells whether it arrived (our messageId) or the task moved on. */
 async function reconcileAnswer(client: A2AClient, input: SendInput, a: Attempt): Promise<Reconciled> {
-  const task = await a.call('GetTask', LOOKUP_CALL_MS, client, (o) => client.getTask({ id: input.taskId! }, o));
+  const task = await a.call('GetTask', a.lookupMs, client, (o) => client.getTask({ id: input.taskId! }, o));
   if (hasMessage(task, input.messageId)) return { kind: 'found', task };
   const movedOn =
     task.status.state !== 'TASK_STATE_INPUT_REQUIRED' ||
@@ -333,7 +340,7 @@ async function reconcileFirst(client: A2AClient, input: SendInput, a: Attempt): 
   const known = a.progress.taskId;
   if (known) {
     try {
-      const task = await a.call('GetTask', LOOKUP_CALL_MS, client, (o) => client.getTask({ id: known, historyLength: 0 }, o));
+      const task = await a.call('GetTask', a.lookupMs, client, (o) => client.getTask({ id: known, historyLength: 0 }, o));
       return { kind: 'found', task };
     } catch (err) {
       if (err instanceof TaskNotFoundError) {
@@ -348,7 +355,7 @@ async function reconcileFirst(client: A2AClient, input: SendInput, a: Attempt): 
   for (let page = 0; page < LIST_PAGES; page++) {
     let list;
     try {
-      list = await a.call('ListTasks', LOOKUP_CALL_MS, client, (o) =>
+      list = await a.call('ListTasks', a.lookupMs, client, (o) =>
         client.listTasks(
           {
             contextId: input.message.contextId,
@@ -378,7 +385,7 @@ async function reconcileFirst(client: A2AClient, input: SendInput, a: Attempt): 
 /** The operator named the task: GetTask on it, and that is the observation. */
 async function adopt(client: A2AClient, input: SendInput, a: Attempt, taskId: string): Promise<SendOutcome> {
   try {
-    const task = await a.call('GetTask', LOOKUP_CALL_MS, client, (o) => client.getTask({ id: taskId, historyLength: 0 }, o));
+    const task = await a.call('GetTask', a.lookupMs, client, (o) => client.getTask({ id: taskId, historyLength: 0 }, o));
     a.learn(task);
     return { observation: observeTask(task, 'get'), reconciled: true };
   } catch (err) {

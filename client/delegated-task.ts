@@ -30,7 +30,7 @@ import {
   type SendResolution,
 } from '../workflows/delegated-task/messages';
 import { describeFailure } from '../workflows/failure-cause';
-import { A2aAgent, PlanId, PlannerTurn, PlannerWaitingOn } from '../workflows/search-attributes';
+import { A2aAgent, PlanId, PlannerTurn, PlannerWaitingOn, firstReplyWait } from '../workflows/search-attributes';
 import { describeWorkflowOfType, QUERY_TIMEOUT_MS, statusQueryTimeoutMessage } from './workflows';
 
 export const DELEGATED_TASK_WORKFLOW_TYPE = DelegatedTaskWorkflow.name;
@@ -81,7 +81,7 @@ export async function startDelegatedTask(
     staticSummary: summaryOf(input),
     typedSearchAttributes: [
       { key: A2aAgent, value: parsed.data.agent.name },
-      { key: PlannerWaitingOn, value: 'none' },
+      ...firstReplyWait(new Date()),
       ...(parsed.data.planId ? [{ key: PlanId, value: parsed.data.planId }] : []),
     ],
   });

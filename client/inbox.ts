@@ -7,12 +7,12 @@ import { DELEGATED_TASK_WORKFLOW_TYPE, DelegatedTaskNotFoundError, InvalidInputE
 import { planIdProblem } from './plan';
 
 /**
- * The visibility query behind the inbox: running delegated tasks waiting on a human or an operator;
+ * The visibility query behind the inbox: running delegated tasks waiting on a human, an operator or the agent;
  * `within`: a further visibility clause (the API's: only the caller's own workflows).
  */
 export function inboxQuery(planId?: string, within?: string): string {
   // Plans carry PlannerWaitingOn too (their most urgent step); the inbox lists the steps' own tasks.
-  const parts = [`WorkflowType = "${DELEGATED_TASK_WORKFLOW_TYPE}"`, `ExecutionStatus = "Running"`, `${PlannerWaitingOn.name} IN ("human","operator")`];
+  const parts = [`WorkflowType = "${DELEGATED_TASK_WORKFLOW_TYPE}"`, `ExecutionStatus = "Running"`, `${PlannerWaitingOn.name} IN ("human","operator","agent")`];
   if (planId !== undefined) {
     const why = planIdProblem(planId);
     if (why) throw new InvalidInputError(why);
@@ -29,7 +29,8 @@ export interface InboxEntry {
   planId?: string;
   /** The plan step the task runs, for `planner answer PLAN STEP`. */
   stepId?: string;
-  waitingOn: 'human' | 'operator';
+  /** agent: the planner waits on the agent's reply or its work (stuck, slow or just busy: see the age). */
+  waitingOn: 'human' | 'operator' | 'agent';
   /** The question turn (INPUT_REQUIRED); answers name it to avoid answering a stale question. */
   turn?: number;
   taskId?: string;
@@ -58,7 +59,7 @@ function entryFromAttributes(wf: WorkflowExecutionInfo): InboxEntry | undefined 
   const attrs = wf.typedSearchAttributes;
   const since = attrs.get(PlannerWaitingSince);
   const waitingOn = attrs.get(PlannerWaitingOn);
-  if (since === undefined || (waitingOn !== 'human' && waitingOn !== 'operator')) return undefined;
+  if (since === undefined || (waitingOn !== 'human' && waitingOn !== 'operator' && waitingOn !== 'agent')) return undefined;
   const planId = attrs.get(PlanId);
   const stepId = attrs.get(PlanStep);
   const turn = attrs.get(PlannerTurn);
@@ -110,7 +111,7 @@ async function entryFromQuery(client: Client, wf: WorkflowExecutionInfo): Promis
     const waitingOn = attrs.get(PlannerWaitingOn);
     return {
       ...base,
-      waitingOn: waitingOn === 'operator' ? 'operator' : 'human',
+      waitingOn: waitingOn === 'operator' || waitingOn === 'agent' ? waitingOn : 'human',
       waitingSince: wf.startTime,
       statusQueryError: err instanceof Error ? err.message : String(err),
     };

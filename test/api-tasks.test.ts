@@ -80,7 +80,9 @@ it('a question answered over the API, then an approval seen in the inbox, to com
   // The question has left the inbox; the deploy's approval is there, in the agent's words.
   const approval = await eventually(async () => {
     const page = await everyWait();
-    return !entryOf(page, review.workflowId) && entryOf(page, deploy.workflowId);
+    const waiting = entryOf(page, deploy.workflowId);
+    // Before its approval the deploy shows as waiting on the agent (its work).
+    return !entryOf(page, review.workflowId) && waiting?.waitingOn === 'operator' && waiting;
   }, 'the approval in the inbox, the question gone', INBOX_MS);
   expect(approval).toMatchObject({ waitingOn: 'operator' });
   expect(approval.text).toContain(`${deployer.baseUrl}/approve/`);

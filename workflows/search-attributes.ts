@@ -5,7 +5,7 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
 export const A2aAgent = defineSearchAttributeKey('A2aAgent', SearchAttributeType.KEYWORD);
 export const A2aTaskId = defineSearchAttributeKey('A2aTaskId', SearchAttributeType.KEYWORD);
 export const A2aTaskState = defineSearchAttributeKey('A2aTaskState', SearchAttributeType.KEYWORD);
-/** `human` (INPUT_REQUIRED), `operator` (AUTH_REQUIRED) or `none`. */
+/** `human` (INPUT_REQUIRED), `operator` (AUTH_REQUIRED), `agent` (its reply, its work) or `none` (over). */
 export const PlannerWaitingOn = defineSearchAttributeKey('PlannerWaitingOn', SearchAttributeType.KEYWORD);
 export const PlanId = defineSearchAttributeKey('PlanId', SearchAttributeType.KEYWORD);
 /** The plan step a delegated task runs. */
@@ -50,3 +50,15 @@ export const SEARCH_ATTRIBUTE_TYPE_NAMES: Record<string, string> = {
   [SearchAttributeType.INT]: 'Int',
   [SearchAttributeType.DATETIME]: 'Datetime',
 };
+
+/**
+ * A delegated task's wait before it has published anything: set when it is started, so that the
+ * inbox shows a first message the agent never answers from the first moment, with its age.
+ */
+export function firstReplyWait(now: Date) {
+  return [
+    { key: PlannerWaitingOn, value: 'agent' },
+    { key: PlannerWaitingSince, value: now },
+    { key: PlannerWaitText, value: toTextAttribute("waiting on the agent's reply to the first message") },
+  ] as const;
+}

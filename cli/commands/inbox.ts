@@ -1,5 +1,5 @@
-// planner inbox: what waits on whom — running delegated tasks whose agent waits on a human
-// (a question) or an operator (an approval), oldest wait first.
+// planner inbox: what waits on whom — running delegated tasks waiting on a human (a question), an
+// operator (an approval) or the agent (its reply, its work: the age says whether that is news), oldest first.
 import { Command } from '@commander-js/extra-typings';
 import { listInbox } from '../../client/inbox';
 import { planId } from '../flags';
@@ -9,7 +9,7 @@ import { withClient } from '../temporal';
 
 export function inboxCommand() {
   return new Command('inbox')
-    .description("list what waits on whom: plans' steps and delegated tasks waiting on a human (a question) or an operator (an approval)")
+    .description("list what waits on whom: plans' steps and delegated tasks waiting on a human (a question), an operator (an approval) or the agent (its reply or its work)")
     .option('--plan <ID>', 'only the tasks of this plan', planId)
     .option('--json', 'one JSON object per line, with the full text, instead of a table')
     .addHelpText('after', '\nOldest wait first. Answer a question with `planner answer PLAN_ID STEP_ID TEXT` (a plan step) or `planner answer WORKFLOW_ID TEXT`; approvals travel outside A2A (follow the agent\'s link).')
@@ -25,7 +25,7 @@ export function inboxCommand() {
           return;
         }
         if (entries.length === 0) {
-          out(plan ? `nothing of plan ${plan} waits on a human or an operator` : 'nothing waits on a human or an operator');
+          out(plan ? `nothing of plan ${plan} waits` : 'nothing waits on a human, an operator or an agent');
           return;
         }
         const rows = entries.map((e) => [
@@ -37,7 +37,7 @@ export function inboxCommand() {
           age(now - e.waitingSince.getTime()),
           e.statusQueryError ? `(status query failed: ${e.statusQueryError})` : clip(firstLine(e.text ?? ''), 100),
         ]);
-        out(table(['WORKFLOW ID', 'AGENT', 'STEP', 'WAITING ON', 'TURN', 'AGE', 'QUESTION / APPROVAL'], rows));
+        out(table(['WORKFLOW ID', 'AGENT', 'STEP', 'WAITING ON', 'TURN', 'AGE', 'QUESTION / APPROVAL / WORK'], rows));
       });
     });
 }

@@ -7,8 +7,8 @@ import type { PlannerActivities } from '../../activities';
 import type { Calls } from './calls';
 import type { DelegatedTask } from './input';
 
-/** input: a question; auth: an approval; working: a task past its working deadline; unreachable: a wait nobody can watch; unresolved: a send whose fate is unknown. */
-export type AlertKind = 'input' | 'auth' | 'working' | 'unreachable' | 'unresolved';
+/** The kinds of activities/alert-operator.ts. */
+export type AlertKind = Alert['kind'];
 export type Alert = Parameters<PlannerActivities['alertOperator']>[0];
 
 export class Alerts {

@@ -4,7 +4,8 @@
 import { CancellationScope, patched, proxyActivities, type ActivityInterfaceFor } from '@temporalio/workflow';
 import { msToNumber } from '@temporalio/common/lib/time';
 import type { PlannerActivities } from '../../activities';
-import type { Policies } from './input';
+import type { AgentRef, Policies } from './input';
+import { callTimeoutMs } from './call-timeout';
 
 export type Calls = ActivityInterfaceFor<PlannerActivities>;
 
@@ -17,10 +18,13 @@ export function sendCalls(policies: Policies): Calls {
   });
 }
 
-/** Short calls: alerts, GetTask, CancelTask, push configs, the run's own cancellation. */
-export function shortCalls(): Calls {
+/**
+ * Short calls: alerts, GetTask, CancelTask, push configs, the run's own cancellation; each attempt
+ * has the agent's call timeout and a margin for its card fetch.
+ */
+export function shortCalls(agent: AgentRef): Calls {
   return proxyActivities<PlannerActivities>({
-    startToCloseTimeout: '30s',
+    startToCloseTimeout: callTimeoutMs(agent) + 30_000,
     retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 20, nonRetryableErrorTypes: ['RemoteTaskLost'] },
   });
 }

@@ -46,13 +46,14 @@ function isHttpUrl(v: unknown): boolean {
 const isAgent = (a: unknown): boolean =>
   isObj(a) &&
   // An inline card is left to zod (AgentCardSchema).
-  keysWithin(a, ['name', 'url', 'binding', 'credentialEnv', 'callerNamed'], ['name', 'url']) &&
+  keysWithin(a, ['name', 'url', 'binding', 'credentialEnv', 'callerNamed', 'callTimeout'], ['name', 'url']) &&
   typeof a.name === 'string' &&
   NAME.test(a.name) &&
   isHttpUrl(a.url) &&
   optional(a.binding, oneOf(['jsonrpc', 'http+json'])) &&
   optional(a.credentialEnv, (v) => typeof v === 'string' && ENV_NAME.test(v)) &&
-  optional(a.callerNamed, (v) => v === true);
+  optional(a.callerNamed, (v) => v === true) &&
+  optional(a.callTimeout, isDuration);
 
 const isMessage = (m: unknown): boolean =>
   isObj(m) &&

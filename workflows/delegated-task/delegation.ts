@@ -15,6 +15,7 @@ import type { DelegatedTaskCarry, Question, Wait } from './carry';
 import { untilDeadline, waitFor } from './deadlines';
 import { authRoundsExceeded, checkResolution, deadlineExceeded, type DeadlineKind } from './outcome';
 import { Publisher } from './publish';
+import { statusOf } from './status';
 import { WatchLease, WatchLeases } from './watch';
 
 /**
@@ -74,7 +75,7 @@ export class Delegation {
     this.runId = info.runId;
     this.chain = info.firstExecutionRunId;
     this.sender = sendCalls(input.policies);
-    this.calls = shortCalls();
+    this.calls = shortCalls(input.agent);
     this.pushedEnd = new PushedEndConfirmation(this.task, this.calls, this.input.agent);
     this.alerts = new Alerts(this.calls, input, this.workflowId, this.chain);
     this.leases = new WatchLeases(info.taskQueue, input.policies.watch);
@@ -97,24 +98,7 @@ export class Delegation {
   }
 
   status(): DelegatedTaskStatus {
-    return {
-      agent: this.input.agent.name,
-      planId: this.input.planId,
-      ...(this.input.stepId ? { stepId: this.input.stepId } : {}),
-      taskId: this.task.taskId,
-      contextId: this.task.contextId,
-      state: this.task.state,
-      waitingOn: this.waitingOn(),
-      text: this.unresolvedSend ?? this.task.text,
-      // A question counts once it is published: an answer binds to the turn shown here.
-      turn: this.question?.turn ?? this.turn,
-      authRounds: this.task.authEntries,
-      lastUpdate: this.task.timestamp,
-      ...(this.problem ? { watchProblem: this.problem } : {}),
-      ...(this.unresolvedSend ? { unresolvedSend: this.unresolvedSend } : {}),
-      ...(this.refusedAnswer ? { refusedAnswer: this.refusedAnswer } : {}),
-      continuedAsNew: this.runs,
-    };
+    return statusOf(this);
   }
 
   observe(observation: Observation): Promise<void> | void {
@@ -177,7 +161,9 @@ export class Delegation {
     const messageId = `${this.workflowId}/${this.chain}/0`;
     // The first send holds a stream until the task stops; a working deadline bounds that hold too.
     const timeoutMs = Math.min(msToNumber(policies.sendTimeout), policies.working ? msToNumber(policies.working.after) : Infinity);
-    let sent = await followedSend(this.sender, { agent, messageId, message, timeoutMs });
+    // An agent that never answers is told to a person by the send itself (no timer, no event).
+    const unanswered = { afterMs: msToNumber(policies.watch.unreachableAfter), alert: this.alerts.of('unanswered', 0, 0, undefined, `${agent.name} has not answered the first message (${messageId})`) };
+    let sent = await followedSend(this.sender, { agent, messageId, message, timeoutMs, unanswered });
     while (sent.unresolved) {
       // Never resend blindly: by default an operator decides (resend, or adopt the task the agent made).
       let resolution: SendResolution = { action: 'resend' };
@@ -194,6 +180,7 @@ export class Delegation {
         messageId,
         message,
         timeoutMs,
+        unanswered,
         resolution: resolution.action === 'resend' ? 'resend' : { adoptTaskId: resolution.taskId },
       });
       this.unresolvedSend = undefined;
@@ -340,7 +327,7 @@ export class Delegation {
 
   waitingOn(): DelegatedTaskStatus['waitingOn'] {
     if (this.unresolvedSend !== undefined) return 'operator';
-    if (this.task.state === 'TASK_STATE_INPUT_REQUIRED') return this.questionIsCurrent() ? 'human' : 'none';
+    if (this.task.state === 'TASK_STATE_INPUT_REQUIRED') return this.questionIsCurrent() ? 'human' : 'agent';
     return this.task.waitingOn();
   }
 

@@ -39,6 +39,8 @@ export const AgentRefSchema = z
     credentialEnv: z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name such as PLANNER_AGENT_TOKEN_DEPLOYER').optional(),
     /** An agent a caller named (not one of the operator's): it is sent no configured credential. */
     callerNamed: z.literal(true).optional(),
+    /** Longest wait for one short call to the agent (call-timeout.ts; default 2m, at most 10m). */
+    callTimeout: DurationSchema.optional(),
   })
   .refine((a) => a.url !== undefined || a.card !== undefined, { message: 'give the agent a url or a card' });
 export type AgentRef = z.infer<typeof AgentRefSchema>;

@@ -2,7 +2,8 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { Artifact, TaskState } from '../../a2a/schema';
 
-export type WaitingOn = 'human' | 'operator' | 'none';
+/** human: a question; operator: an approval (or a lost first send); agent: the agent's reply or work; none: the task is over. */
+export type WaitingOn = 'human' | 'operator' | 'agent' | 'none';
 
 /** One look at the remote task: a stream frame, a poll, a push, or a reply to our own call. */
 export interface Observation {
@@ -62,6 +63,8 @@ export interface DelegatedTaskStatus {
   contextId?: string;
   state?: TaskState;
   waitingOn: WaitingOn;
+  /** While waiting on the agent: what for (its reply to the first message, to an answer; its work). */
+  waitingFor?: string;
   /** The question (INPUT_REQUIRED), the approval request (AUTH_REQUIRED) or the last status text. */
   text?: string;
   /** The current question turn: 0 before the first question. */

@@ -50,7 +50,7 @@ export class Publisher {
       ...(state.task.taskId ? [{ key: A2aTaskId, value: state.task.taskId }] : []),
       ...(state.task.state ? [{ key: A2aTaskState, value: state.task.state }] : []),
       { key: PlannerWaitingOn, value: waitingOn },
-      { key: PlannerWaitText, value: waiting ? toTextAttribute(clipWaitText(state.status().text ?? '')) : null },
+      { key: PlannerWaitText, value: waiting ? toTextAttribute(clipWaitText(waitText(state, waitingOn))) : null },
       { key: PlannerTurn, value: waitingOn === 'human' ? (state.question?.turn ?? state.turn) : null },
       { key: PlannerWaitingSince, value: waiting ? waitingSince(state.unresolvedSend ? undefined : state.task.timestamp) : null },
     ]);
@@ -78,7 +78,26 @@ function describeWait(agent: string, state: PublishedState, waitingOn: WaitingOn
   if (state.unresolvedSend) return `${head}\n\nWaiting on an operator:\n\n> ${state.unresolvedSend}`;
   if (waitingOn === 'human') return `${head}\n\nWaiting on a human (question turn ${state.question?.turn}):\n\n> ${task.text ?? ''}\n\nAnswer with the \`answer\` update or signal.${problem}`;
   if (waitingOn === 'operator') return `${head}\n\nWaiting on an operator (approval round ${task.authEntries}):\n\n> ${task.text ?? ''}${problem}`;
-  return (task.text ? `${head}\n\n> ${task.text}` : head) + problem;
+  const on = waitingOn === 'agent' ? `\n\nWaiting on ${agentWait(state.task)}.` : '';
+  return (task.text ? `${head}${on}\n\n> ${task.text}` : `${head}${on}`) + problem;
+}
+
+/**
+ * What the planner waits for from the agent, read from the remote state alone (the details change
+ * exactly when the state does, so replays publish at the same points).
+ */
+export function agentWait(task: RemoteTask): string {
+  if (task.taskId === undefined) return "the agent's reply to the first message";
+  if (task.state === 'TASK_STATE_SUBMITTED') return 'the agent to start the task (SUBMITTED)';
+  if (task.state === 'TASK_STATE_INPUT_REQUIRED') return "the agent's reply to the answer";
+  return 'the agent to finish its work (WORKING)';
+}
+
+/** The inbox's text: the question or request; for the agent, what is awaited and its last words. */
+function waitText(state: PublishedState, waitingOn: WaitingOn): string {
+  const text = state.status().text ?? '';
+  if (waitingOn !== 'agent') return text;
+  return text ? `waiting on ${agentWait(state.task)}: ${text}` : `waiting on ${agentWait(state.task)}`;
 }
 
 function clipWaitText(text: string): string {

@@ -121,7 +121,7 @@ export class RemoteTask {
   waitingOn(): WaitingOn {
     if (this.state === 'TASK_STATE_INPUT_REQUIRED') return 'human';
     if (this.state === 'TASK_STATE_AUTH_REQUIRED') return 'operator';
-    return 'none';
+    return this.terminal ? 'none' : 'agent';
   }
 
   /**

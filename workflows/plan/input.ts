@@ -39,6 +39,11 @@ export const PlanAgentSchema = z
      * origin with agentUrls): the worker sends it no configured credential, whatever its name.
      */
     callerNamed: z.literal(true).optional(),
+    /**
+     * Longest wait for one short call to the agent: GetTask, CancelTask, push configs, the lookups
+     * of a retried send (default 2m, at most 10m). Raise it for an agent that is slow but live.
+     */
+    callTimeout: DurationSchema.optional(),
   })
   .refine((a) => (a.url === undefined) !== (a.card === undefined), { message: 'give the agent a url or a card (one of them)' });
 export type PlanAgent = z.output<typeof PlanAgentSchema>;

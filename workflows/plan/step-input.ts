@@ -38,6 +38,7 @@ export function taskInput(input: PlanRunInput, step: Step, planId: string, outpu
       ...(agent.binding ? { binding: agent.binding } : {}),
       ...(agent.credentialEnv ? { credentialEnv: agent.credentialEnv } : {}),
       ...(agent.callerNamed ? { callerNamed: true as const } : {}),
+      ...(agent.callTimeout !== undefined ? { callTimeout: agent.callTimeout } : {}),
     },
     message: {
       ...(step.text !== undefined ? { text: render(step.text, ctx) } : {}),
