@@ -23,7 +23,7 @@ import type { DelegatedTaskInput, DelegatedTaskResult } from '../delegated-task/
 import { answerSignal, type Answer, type DelegatedTaskStatus, type RefusedAnswer, type WaitingOn } from '../delegated-task/messages';
 import { REPORT_REFUSED_ANSWERS_PATCH, answerRefusal, viewOfReported } from '../delegated-task/answer-rules';
 import { describeFailure } from '../failure-cause';
-import { A2aAgent, PlanId, PlannerOwner, PlannerWaitingOn, firstReplyWait } from '../search-attributes';
+import { A2aAgent, PlanId, PlannerOwner, firstReplyWait } from '../search-attributes';
 
 const ENDED: ReadonlySet<StepState> = new Set(['completed', 'failed', 'cancelled', 'skipped']);
 
