@@ -45,6 +45,7 @@ export async function runCost(env: BenchEnv, record: Record, taskQueue: string):
   const approvers = new Map<string, AgentHandle>();
   const acted = new Map<string, number>();
   const costs: Cost[] = [];
+  let quietDay: QuietDay | undefined;
   try {
     const measure = async (
       task: string,
@@ -121,6 +122,7 @@ export async function runCost(env: BenchEnv, record: Record, taskQueue: string):
       await until(`${leases} watch leases`, () => subs(deployer, taskId) >= leases, 240_000, 20);
       await deployer.approve(taskId);
     }, weekFraction);
+    quietDay = await measureQuietDay(env, deployer, taskQueue, taskOf);
     quiet = false;
   } finally {
     await Promise.all([reviewer.close(), instant.close(), deployer.close()]);
@@ -146,6 +148,43 @@ export async function runCost(env: BenchEnv, record: Record, taskQueue: string):
   // workflows import (bench/lib/workflow-modules.ts replays the SDK's per-workflow module cache).
   const modules = await measureWorkflowModules(200, readFileSync(env.bundle, 'utf8'));
   record.add({ section: '4 cost', metric: 'worker CPU per workflow start, evaluating the workflow modules (200 starts)', unit: 'ms', planner: modules.p50Ms, note: `p50; mean ${modules.meanMs.toFixed(2)} ms; ${modules.perWorkflow.length} modules per workflow, ${modules.perWorkflow.filter((id) => /node_modules\/zod\/|a2a\/schema|plans\/schema|delegated-task-input/.test(id)).length} of them zod or a zod schema` });
+  if (quietDay) {
+    const perDay = (quietDay.events * IDLES_PER_DAY) / quietDay.idles;
+    record.add({ section: '4 cost', metric: `a quiet approval wait: history events per day (${quietDay.idles} silent streams ended by the idle timeout, as ${IDLES_PER_DAY} a day at its 5 min default)`, unit: 'events/day', planner: perDay, goal: '0', met: perDay === 0, note: `${quietDay.events} events during the ${quietDay.idles} idle timeouts` });
+  }
   record.data.cost = costs;
+  record.data.quietDay = quietDay;
   record.data.workflowModules = modules;
+}
+
+/** The default idle timeout (5 min) ends a silent stream this often a day. */
+const IDLES_PER_DAY = 288;
+interface QuietDay {
+  idles: number;
+  events: number;
+}
+
+/**
+ * A quiet day of an approval wait, compressed: the agent says nothing, so every idle timeout (100 ms
+ * here) ends its stream and the watch asks GetTask and subscribes again. None of it is news: the
+ * history events it adds stand for a day's at the default timeout.
+ */
+async function measureQuietDay(env: BenchEnv, deployer: AgentHandle, taskQueue: string, taskOf: (workflowId: string) => Promise<string>): Promise<QuietDay> {
+  const idles = size('BENCH_QUIET_IDLES', 100, 10);
+  const h = await startDelegatedTask(
+    env.client,
+    { agent: { name: deployer.name, url: deployer.baseUrl }, message: { text: DEPLOY }, planId: 'cost-quiet-day', policies: { watch: { idleTimeout: '100ms', firstLease: '1h' } } },
+    { taskQueue, workflowId: `cost-quiet-day-${Date.now()}` },
+  );
+  const taskId = await taskOf(h.workflowId);
+  const subs = (): number => deployer.log.subscriptions.filter((s) => s.taskId === taskId).length;
+  // The wait has settled once the watch has gone round once (its alert posted, its first look taken).
+  await until('the quiet wait to settle', () => subs() >= 2, 30_000, 20);
+  const before = (await h.fetchHistory()).events?.length ?? 0;
+  const from = subs();
+  await until(`${idles} idle timeouts`, () => subs() >= from + idles, 240_000, 20);
+  const events = ((await h.fetchHistory()).events?.length ?? 0) - before;
+  await deployer.approve(taskId);
+  await h.result();
+  return { idles, events };
 }

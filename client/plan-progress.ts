@@ -13,6 +13,9 @@ function phrase(st: StepStatus): string {
   return st.remoteState ? `running (${st.remoteState.replace('TASK_STATE_', '').toLowerCase()})` : 'starting';
 }
 
+/** A question or an approval: what a person must act on (a wait on the agent is its state). */
+const onPerson = (st: StepStatus): boolean => st.waitingOn === 'human' || st.waitingOn === 'operator';
+
 /** The lines that describe what changed between two snapshots of a plan (all of it when `prev` is undefined). */
 export function transitions(prev: PlanSnapshot | undefined, next: PlanSnapshot, at: Date = new Date()): string[] {
   const time = at.toISOString().slice(11, 19);
@@ -21,8 +24,8 @@ export function transitions(prev: PlanSnapshot | undefined, next: PlanSnapshot, 
   for (const st of next.steps ?? []) {
     const before = prev?.steps?.find((p) => p.id === st.id);
     const now = phrase(st);
-    const question = st.waitingOn !== 'none' ? `${st.turn}:${st.text ?? ''}` : '';
-    const beforeQuestion = before && before.waitingOn !== 'none' ? `${before.turn}:${before.text ?? ''}` : '';
+    const question = onPerson(st) ? `${st.turn}:${st.text ?? ''}` : '';
+    const beforeQuestion = before && onPerson(before) ? `${before.turn}:${before.text ?? ''}` : '';
     if (before && phrase(before) === now && question === beforeQuestion) continue;
     if (!before && st.state === 'pending') {
       lines.push(`${time}  ${st.id.padEnd(width)}  pending${st.dependsOn.length ? ` (after ${st.dependsOn.join(', ')})` : ''}`);

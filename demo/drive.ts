@@ -39,7 +39,7 @@ export async function driveDemo(o: DriveOptions): Promise<PlanSnapshot> {
     last = s;
     for (const st of s.steps ?? []) {
       const key = `${st.id}:${st.waitingOn}:${st.turn}`;
-      if (st.state !== 'running' || st.waitingOn === 'none' || handled.has(key)) continue;
+      if (st.state !== 'running' || (st.waitingOn !== 'human' && st.waitingOn !== 'operator') || handled.has(key)) continue;
       handled.add(key);
       if (st.waitingOn === 'human') {
         const text = o.interactive && o.ask ? await o.ask(`${st.agent} asks: ${st.text ?? ''}\nyour answer> `) : DEMO_ANSWER;

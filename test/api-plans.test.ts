@@ -74,7 +74,7 @@ it('runs the seed plan over the API; both servers stream each transition and ser
   }, 'the plan listed as running and waiting on a human');
   const inbox = await eventually(async () => {
     const r = await call(api.url, 'GET', `/v1/inbox?planId=${planId}`);
-    return (r.body as { entries: Array<{ stepId?: string }> }).entries.find((e) => e.stepId === 'review');
+    return (r.body as { entries: Array<{ stepId?: string; waitingOn: string }> }).entries.find((e) => e.stepId === 'review' && e.waitingOn === 'human');
   }, 'the step in the inbox');
   expect(inbox).toMatchObject({ workflowId: `${planId}.review`, planId, waitingOn: 'human', text: BASE_BRANCH_QUESTION });
 

@@ -61,7 +61,11 @@ it('a question answered over the API, then an approval seen in the inbox, to com
   const review = await suite.start({ agent: { name: 'code-reviewer', url: reviewer.baseUrl }, message: { text: DIFF } });
   const deploy = await suite.start({ agent: { name: 'deployer', url: deployer.baseUrl }, message: { text: DEPLOY } });
 
-  const asked = await eventually(async () => entryOf(await everyWait(), review.workflowId), 'the question in the inbox', INBOX_MS);
+  // From its start the task is listed as waiting on the agent; then as the question it asks.
+  const asked = await eventually(async () => {
+    const entry = entryOf(await everyWait(), review.workflowId);
+    return entry?.waitingOn === 'human' && entry;
+  }, 'the question in the inbox', INBOX_MS);
   expect(asked).toMatchObject({ waitingOn: 'human', text: BASE_BRANCH_QUESTION, turn: 1 });
   expect(asked.uiUrl).toBe(`http://ui.test:8233/namespaces/default/workflows/${encodeURIComponent(review.workflowId)}`);
 
@@ -143,7 +147,7 @@ it('pages the inbox oldest first with a cursor, and 404s an unknown task', async
   }
   await eventually(async () => {
     const page = await everyWait();
-    return ids.every((id) => entryOf(page, id));
+    return ids.every((id) => entryOf(page, id)?.waitingOn === 'human');
   }, 'all three in the inbox', INBOX_MS);
   const seen: string[] = [];
   let token: string | undefined;

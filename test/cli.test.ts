@@ -105,7 +105,7 @@ describe('delegate, inbox, answer, status, cancel', () => {
     const [table, lines] = await Promise.all([planner('inbox', '--plan', plan), planner('inbox', '--plan', plan, '--json')]);
     expect(table).toMatchObject({ code: 0, stderr: '' });
     const [head, ...rows] = table.stdout.trimEnd().split('\n');
-    expect(head).toMatch(/^WORKFLOW ID\s+AGENT\s+STEP\s+WAITING ON\s+TURN\s+AGE\s+QUESTION \/ APPROVAL$/);
+    expect(head).toMatch(/^WORKFLOW ID\s+AGENT\s+STEP\s+WAITING ON\s+TURN\s+AGE\s+QUESTION \/ APPROVAL \/ WORK$/);
     expect(rows).toHaveLength(2);
     const reviewRow = rows.find((r) => r.startsWith(reviewId));
     const deployRow = rows.find((r) => r.startsWith(deployId));

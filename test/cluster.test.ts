@@ -183,7 +183,7 @@ describe('the seed plan on the cluster (two workers, two planner serve replicas)
     started.push(planId);
     await waitForPlan(handle, (s) => step(s, 'review').waitingOn === 'human', 'the review question', 60_000);
     // The inbox, from SQL advanced visibility on PostgreSQL.
-    const entry = await eventually(async () => (await listInbox(client, { planId })).find((e) => e.stepId === 'review'), 'the inbox entry', 30_000);
+    const entry = await eventually(async () => (await listInbox(client, { planId })).find((e) => e.stepId === 'review' && e.waitingOn === 'human'), 'the inbox entry', 30_000);
     expect(entry).toMatchObject({ planId, waitingOn: 'human' });
     const inbox1 = await api(1, 'GET', `/inbox?planId=${planId}`);
     expect(inbox1.status).toBe(200);
