@@ -10,9 +10,9 @@ export interface Alert {
   /**
    * input: a question; auth: an approval; working: a task past its working deadline; unreachable: a
    * wait nobody can watch; unresolved: a send whose fate is unknown; unanswered: a first message the
-   * agent has not answered.
+   * agent has not answered; total: a task past its whole-task deadline.
    */
-  kind: 'input' | 'auth' | 'working' | 'unreachable' | 'unresolved' | 'unanswered';
+  kind: 'input' | 'auth' | 'working' | 'unreachable' | 'unresolved' | 'unanswered' | 'total';
   workflowId: string;
   planId?: string;
   agent: string;
@@ -37,6 +37,7 @@ const LOG_LINES: Record<Alert['kind'], string> = {
   unreachable: 'a waiting task cannot be watched',
   unresolved: 'the fate of a first message is unknown: resend or adopt',
   unanswered: 'an agent has not answered the first message',
+  total: 'a task has run past its whole-task deadline',
 };
 
 export function createAlertOperator(config: AlertConfig, logger: Logger) {

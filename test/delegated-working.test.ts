@@ -3,9 +3,9 @@
 // fail (WorkingDeadlineExceeded), cancel (CancelTask, then fail). The deployer here works for a
 // minute before it asks for anything.
 import { WorkflowFailedError } from '@temporalio/client';
-import { startDeployer, type AgentHandle } from './agents';
+import { startCodeReviewer, startDeployer, type AgentHandle } from './agents';
 import { itReplaysItsHistories, plannerSuite } from './support/suite';
-import { DEPLOY, waitForStatus } from './support/delegated';
+import { DEPLOY, DIFF, waitForStatus } from './support/delegated';
 import { eventually } from './support/wait';
 
 const suite = plannerSuite('working-deadline');
@@ -50,6 +50,31 @@ it('cancel: sends CancelTask to the agent stuck working, then fails', async () =
   const cause = await failureOf(handle.result());
   expect(cause.type).toBe('WorkingDeadlineExceeded');
   expect(cause.message).toMatch(/sent CancelTask \(remote state now TASK_STATE_CANCELED\)/);
+});
+
+describe('the whole-task deadline (policies.total), whatever the task waits on', () => {
+  it('remind: a total alert each interval while the agent works, each its own', async () => {
+    const handle = await suite.start({ agent: { name: 'deployer', url: deployer.baseUrl }, message: { text: DEPLOY }, policies: { total: { after: '1s', onDeadline: 'remind', remindEvery: '1s' } } });
+    const alerts = await eventually(() => {
+      const a = suite.sink.forWorkflow(handle.workflowId).filter((x) => x.body.kind === 'total');
+      return a.length >= 2 && a;
+    }, 'two total alerts', 15_000);
+    expect(new Set(alerts.map((a) => a.idempotencyKey)).size).toBe(alerts.length);
+    await handle.cancel();
+  });
+
+  it('fail: a question unanswered past the whole-task deadline fails the task, typed', async () => {
+    const reviewer = await startCodeReviewer();
+    try {
+      const handle = await suite.start({ agent: { name: 'code-reviewer', url: reviewer.baseUrl }, message: { text: DIFF }, policies: { total: { after: '3s', onDeadline: 'fail' }, input: { after: '1h', onDeadline: 'remind' } } });
+      const cause = await failureOf(handle.result());
+      expect(cause.type).toBe('TaskDeadlineExceeded');
+      expect(cause.message).toMatch(/waited for the whole task to end \(policies.total\) longer than 3s/);
+      expect(suite.sink.forWorkflow(handle.workflowId).map((a) => a.body.kind)).toEqual(['input']);
+    } finally {
+      await reviewer.close();
+    }
+  });
 });
 
 itReplaysItsHistories(suite);

@@ -25,6 +25,8 @@ export interface DelegatedTaskCarry {
   turn: number;
   question?: Question;
   wait?: Wait;
+  /** The whole task's deadline clock (policies.total): since its start, and its reminders. */
+  overall?: Wait;
   /** Highest approval round / question turn whose alert went out. */
   authAlerted: number;
   inputAlerted: number;

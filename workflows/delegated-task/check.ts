@@ -84,10 +84,11 @@ const isWatch = (w: unknown): boolean =>
 const POLICY_REQUIRED = ['maxAuthRounds', 'watch', 'sendTimeout', 'historyBudget', 'onAmbiguousSend'];
 const isPolicies = (p: unknown): boolean =>
   isObj(p) &&
-  keysWithin(p, [...POLICY_REQUIRED, 'input', 'auth', 'working'], POLICY_REQUIRED) &&
+  keysWithin(p, [...POLICY_REQUIRED, 'input', 'auth', 'working', 'total'], POLICY_REQUIRED) &&
   optional(p.input, isDeadline) &&
   optional(p.auth, isDeadline) &&
   optional(p.working, isDeadline) &&
+  optional(p.total, isDeadline) &&
   intAtLeast(1)(p.maxAuthRounds) &&
   isWatch(p.watch) &&
   isDuration(p.sendTimeout) &&

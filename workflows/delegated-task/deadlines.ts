@@ -14,6 +14,11 @@ export function untilDeadline(policy: DeadlinePolicy | undefined, wait: Wait): n
   return Math.max(1, wait.since + after + wait.reminders * every - Date.now());
 }
 
+/** The nearer of two deadlines (undefined: none). */
+export function nearer(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined ? b : b === undefined ? a : Math.min(a, b);
+}
+
 /** condition() with an optional timeout; true when `fn` came true. */
 export async function waitFor(fn: () => boolean, timeoutMs: number | undefined): Promise<boolean> {
   if (timeoutMs === undefined) {

@@ -12,7 +12,7 @@ import { CONFIRM_PUSHED_END_PATCH, PushedEndConfirmation } from './pushed-end';
 import { Alerts, type AlertKind } from './alerts';
 import { CANCEL_FOLLOWS_SEND_PATCH, followedSend, sendCalls, shortCalls, type Calls } from './calls';
 import type { DelegatedTaskCarry, Question, Wait } from './carry';
-import { untilDeadline, waitFor } from './deadlines';
+import { nearer, untilDeadline, waitFor } from './deadlines';
 import { authRoundsExceeded, checkResolution, deadlineExceeded, type DeadlineKind } from './outcome';
 import { Publisher } from './publish';
 import { statusOf } from './status';
@@ -32,6 +32,8 @@ export class Delegation {
   turn = 0;
   question?: Question;
   wait?: Wait;
+  /** The whole task's deadline clock: from the first run's start. */
+  overall: Wait = { key: 'total', since: Date.now(), reminders: 0, leases: 0 };
   authAlerted = 0;
   inputAlerted = 0;
   pushConfigId?: string;
@@ -88,6 +90,7 @@ export class Delegation {
       turn: this.turn,
       question: this.question,
       wait: this.wait,
+      ...(this.input.policies.total ? { overall: this.overall } : {}),
       authAlerted: this.authAlerted,
       inputAlerted: this.inputAlerted,
       pushConfigId: this.pushConfigId,
@@ -160,7 +163,7 @@ export class Delegation {
     const { agent, message, policies } = this.input;
     const messageId = `${this.workflowId}/${this.chain}/0`;
     // The first send holds a stream until the task stops; a working deadline bounds that hold too.
-    const timeoutMs = Math.min(msToNumber(policies.sendTimeout), policies.working ? msToNumber(policies.working.after) : Infinity);
+    const timeoutMs = Math.min(msToNumber(policies.sendTimeout), policies.working ? msToNumber(policies.working.after) : Infinity, untilDeadline(policies.total, this.overall) ?? Infinity);
     // An agent that never answers is told to a person by the send itself (no timer, no event).
     const unanswered = { afterMs: msToNumber(policies.watch.unreachableAfter), alert: this.alerts.of('unanswered', 0, 0, undefined, `${agent.name} has not answered the first message (${messageId})`) };
     let sent = await followedSend(this.sender, { agent, messageId, message, timeoutMs, unanswered });
@@ -208,9 +211,10 @@ export class Delegation {
     const pollMs = msToNumber(policies.watch.inputPoll);
     while (!this.pendingAnswer && this.questionIsCurrent()) {
       if (this.historyFull()) return;
-      const deadline = untilDeadline(policies.input, wait);
+      const deadline = nearer(untilDeadline(policies.input, wait), untilDeadline(policies.total, this.overall));
       const sleep = deadline === undefined ? pollMs : Math.min(pollMs, deadline);
       if (await condition(() => this.pendingAnswer !== undefined || !this.questionIsCurrent() || this.historyFull(), sleep)) continue;
+      if (await this.totalDue()) continue;
       if (policies.input && untilDeadline(policies.input, wait)! <= 1) await this.onDeadline(policies.input, 'input', question.turn, wait);
       else this.task.apply(await this.calls.getRemoteTask({ agent, taskId: this.task.taskId! }));
     }
@@ -249,11 +253,11 @@ export class Delegation {
       }
       const watch = this.watch!;
       const shown = this.shown;
-      const deadline = untilDeadline(policies.auth, wait);
+      const deadline = nearer(untilDeadline(policies.auth, wait), untilDeadline(policies.total, this.overall));
       const woke = await waitFor(() => !stillWaiting() || watch.done || this.shown !== shown || this.historyFull(), deadline);
       if (watch.error) throw watch.error;
       this.publish();
-      if (!woke && policies.auth) await this.onDeadline(policies.auth, 'auth', round, wait);
+      if (!woke && !(await this.totalDue()) && policies.auth && untilDeadline(policies.auth, wait)! <= 1) await this.onDeadline(policies.auth, 'auth', round, wait);
     }
   }
 
@@ -265,12 +269,22 @@ export class Delegation {
     const [wait, policy] = [this.wait!, this.input.policies.working];
     if (!this.watch || this.watch.done || (this.watch.round !== undefined && !patched(KEEP_WATCH_PATCH))) {
       await this.watch?.stop();
-      this.startWatch(undefined, untilDeadline(policy, wait)); // its lease ends by the working deadline: no timer
+      // Its lease ends by the working (or whole-task) deadline: no timer.
+      this.startWatch(undefined, nearer(untilDeadline(policy, wait), untilDeadline(this.input.policies.total, this.overall)));
     }
     const [watch, version, shown] = [this.watch!, this.task.version, this.shown];
     await condition(() => this.task.version !== version || this.shown !== shown || watch.done || this.historyFull());
     if (watch.error) throw watch.error;
+    if (await this.totalDue()) return;
     if (policy && untilDeadline(policy, wait)! <= 1 && patched(WORKING_DEADLINE_PATCH)) await this.onDeadline(policy, 'working', wait.since, wait);
+  }
+
+  /** The whole task's deadline (policies.total), when it is due: its policy acts; true when it did. */
+  private async totalDue(): Promise<boolean> {
+    const policy = this.input.policies.total;
+    if (!policy || untilDeadline(policy, this.overall)! > 1) return false;
+    await this.onDeadline(policy, 'total', 0, this.overall);
+    return true;
   }
 
   // ---- The run's edges: continue-as-new, cancellation, the end ----

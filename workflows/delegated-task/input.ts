@@ -107,6 +107,8 @@ export const PoliciesSchema = z.object({
    * it works. By default the operator is reminded after a day, and every day after.
    */
   working: DeadlinePolicySchema.default({ after: '24h', onDeadline: 'remind' }),
+  /** The whole task, from its start to its end, whatever it waits on (none by default). */
+  total: DeadlinePolicySchema.optional(),
   maxAuthRounds: z.number().int().min(1).default(5),
   watch: WatchPolicySchema.default(WatchPolicySchema.parse({})),
   /** Upper bound for one blocking SendMessage call. */

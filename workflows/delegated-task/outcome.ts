@@ -44,14 +44,14 @@ export function withTypedCause(err: unknown, agentName: string, taskId: string |
 }
 
 /** The waits a deadline policy bounds: a question, an approval, the agent's own work. */
-export type DeadlineKind = 'input' | 'auth' | 'working';
+export type DeadlineKind = 'input' | 'auth' | 'working' | 'total';
 
 /** The failure of a wait past its deadline; `cancelled` holds the remote state after the CancelTask it sent, if it sent one. */
 export function deadlineExceeded(policy: DeadlinePolicy, kind: DeadlineKind, agentName: string, taskId: string | undefined, cancelled?: { state?: string }): ApplicationFailure {
-  const what = { input: 'an answer (TASK_STATE_INPUT_REQUIRED)', auth: 'an approval (TASK_STATE_AUTH_REQUIRED)', working: 'the agent to finish its work (TASK_STATE_SUBMITTED / TASK_STATE_WORKING)' }[kind];
+  const what = { input: 'an answer (TASK_STATE_INPUT_REQUIRED)', auth: 'an approval (TASK_STATE_AUTH_REQUIRED)', working: 'the agent to finish its work (TASK_STATE_SUBMITTED / TASK_STATE_WORKING)', total: 'the whole task to end (policies.total)' }[kind];
   const message = `${agentName} task ${taskId} waited for ${what} longer than ${policy.after}`;
   return ApplicationFailure.create({
-    type: { input: 'InputDeadlineExceeded', auth: 'AuthDeadlineExceeded', working: 'WorkingDeadlineExceeded' }[kind],
+    type: { input: 'InputDeadlineExceeded', auth: 'AuthDeadlineExceeded', working: 'WorkingDeadlineExceeded', total: 'TaskDeadlineExceeded' }[kind],
     nonRetryable: true,
     message: cancelled ? `${message}; sent CancelTask (remote state now ${cancelled.state})` : message,
   });

@@ -58,7 +58,7 @@ export const StepSchema = z
     data: z.unknown().optional(),
     dependsOn: z.array(z.string().min(1)).default([]),
     /** What happens when a question or an approval waits too long. */
-    deadlines: z.strictObject({ input: DeadlinePolicySchema.optional(), auth: DeadlinePolicySchema.optional(), working: DeadlinePolicySchema.optional() }).optional(),
+    deadlines: z.strictObject({ input: DeadlinePolicySchema.optional(), auth: DeadlinePolicySchema.optional(), working: DeadlinePolicySchema.optional(), total: DeadlinePolicySchema.optional() }).optional(),
     maxAuthRounds: z.number().int().min(1).optional(),
     watch: WatchPolicySchema.partial().optional(),
     sendTimeout: DurationSchema.optional(),

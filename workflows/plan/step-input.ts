@@ -50,6 +50,7 @@ export function taskInput(input: PlanRunInput, step: Step, planId: string, outpu
       ...(step.deadlines?.input ? { input: step.deadlines.input } : {}),
       ...(step.deadlines?.auth ? { auth: step.deadlines.auth } : {}),
       ...(step.deadlines?.working ? { working: step.deadlines.working } : {}),
+      ...(step.deadlines?.total ? { total: step.deadlines.total } : {}),
       ...(step.maxAuthRounds !== undefined ? { maxAuthRounds: step.maxAuthRounds } : {}),
       ...(step.watch ? { watch: step.watch } : {}),
       ...(step.sendTimeout !== undefined ? { sendTimeout: step.sendTimeout } : {}),
