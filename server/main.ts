@@ -36,6 +36,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   const auth = authSettings(opts.config);
   const ctx: ApiContext = { config: opts.config, temporal: opts.temporal, logger: opts.logger, uiLink: uiLinker(opts.config) };
   if (auth.insecure) opts.logger.warn('PLANNER_API_INSECURE=1: the API accepts requests without a token');
+  if (opts.config.PLANNER_CODEC_AUTH === 'none') opts.logger.warn("PLANNER_CODEC_AUTH=none: the Temporal UI's codec (/codec) decodes payloads for anyone who reaches it");
   const app = createApp(ctx, { auth, pushSecret: opts.config.PLANNER_WEBHOOK_SECRET, ...(opts.faceAgentUrls ? { faceAgentUrls: opts.faceAgentUrls } : {}) });
   const host = opts.host ?? opts.config.PLANNER_HOST;
   const port = opts.port ?? opts.config.PLANNER_PORT;
