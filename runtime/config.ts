@@ -87,6 +87,8 @@ const ConfigSchema = z.object({
   PLANNER_SHUTDOWN_GRACE: duration.default('30s'),
   /** Where the worker serves Prometheus metrics (host:port, path /metrics); unset: no metrics endpoint. */
   PLANNER_METRICS_ADDRESS: z.string().regex(/^[^:\s]+:\d+$/, 'host:port').optional(),
+  /** How often the worker samples the waits for its gauges (planner_waits, planner_oldest_wait_seconds), from visibility. */
+  PLANNER_METRICS_SAMPLE_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
   /**
    * Where the planner may connect (agents, their cards' interfaces, the alert webhook): host names,
    * *.suffixes, IPs and CIDRs, comma-separated; unset: anywhere but link-local and metadata addresses

@@ -21,6 +21,8 @@ import type { HealthSchema, ReadySchema } from './api/schemas';
 import { pushRouter } from './push/receiver';
 import { a2aRouter } from './face';
 import { codecOrigins, codecRouter } from './codec/router';
+import { countRequests } from './request-metrics';
+import type { MetricMeter } from '@temporalio/common';
 import { agentUrlsFrom } from './face/plans';
 import type { z } from 'zod';
 
@@ -30,6 +32,8 @@ export interface AppOptions {
   pushSecret?: string;
   /** The agent base URLs the face's plans use (default: PLANNER_A2A_AGENT_URLS). */
   faceAgentUrls?: Record<string, string>;
+  /** Where requests are counted (server/request-metrics.ts); none: not counted. */
+  metricMeter?: MetricMeter;
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -41,6 +45,7 @@ export function createApp(ctx: ApiContext, opts: AppOptions): express.Express {
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   app.use(requestLog(ctx.logger));
+  if (opts.metricMeter) app.use(countRequests(opts.metricMeter));
 
   if (opts.pushSecret) app.use(pushRouter({ temporal: ctx.temporal, secret: opts.pushSecret, logger: ctx.logger }));
 
