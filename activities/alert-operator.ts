@@ -4,6 +4,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
 import { outboundPolicy } from '../a2a/outbound-policy';
+import { countAlert } from './metrics';
 import { postWebhook } from './post-webhook';
 
 export interface Alert {
@@ -61,8 +62,14 @@ export function createAlertOperator(config: AlertConfig, logger: Logger) {
       if (sink === 'log') {
         logger.warn({ alert: body }, LOG_LINES[alert.kind]);
       } else {
-        await postAlert(config.webhookUrl, body, alert.idempotencyKey, webhookDispatcher());
+        try {
+          await postAlert(config.webhookUrl, body, alert.idempotencyKey, webhookDispatcher());
+        } catch (err) {
+          countAlert(alert.kind, sink, false);
+          throw err;
+        }
       }
+      countAlert(alert.kind, sink, true);
     }
   };
 }

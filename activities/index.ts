@@ -11,6 +11,7 @@ import { createSendMessage } from './send-message';
 import { createWatchTask } from './v1/watch-task';
 import { createWatchRemoteTask } from './watch-task';
 import { createGetRemoteTask } from './get-task';
+import { countA2aCall } from './metrics';
 
 export interface ActivityDeps {
   temporal: Client;
@@ -26,12 +27,13 @@ export interface ActivityDeps {
 export function createActivities(deps: ActivityDeps) {
   const alertOperator = createAlertOperator(deps.alerts, deps.logger);
   return {
-    sendMessage: createSendMessage(deps.agents, alertOperator),
+    // Each A2A call counted by agent, method and outcome (activities/metrics.ts).
+    sendMessage: countA2aCall('SendMessage', createSendMessage(deps.agents, alertOperator)),
     /** v1 workflows' watch, kept while any of them is open (activities/v1/watch-task.ts). */
     watchTask: createWatchTask(deps.agents, deps.temporal),
-    watchRemoteTask: createWatchRemoteTask(deps.agents, deps.temporal, alertOperator, deps.push),
-    getRemoteTask: createGetRemoteTask(deps.agents),
-    cancelRemoteTask: createCancelRemoteTask(deps.agents),
+    watchRemoteTask: countA2aCall('SubscribeToTask', createWatchRemoteTask(deps.agents, deps.temporal, alertOperator, deps.push)),
+    getRemoteTask: countA2aCall('GetTask', createGetRemoteTask(deps.agents)),
+    cancelRemoteTask: countA2aCall('CancelTask', createCancelRemoteTask(deps.agents)),
     ...createPushConfigActivities(deps.agents, deps.push),
     alertOperator,
     /** Push notifications of the planner's own A2A tasks to upstream callers' webhooks. */

@@ -18,6 +18,7 @@ import { connectClient as connectTemporal, temporalTarget } from '../runtime/tem
 import { createPlannerWorkers, type PlannerWorkers } from '../worker/workers';
 import { startPushReceiver } from '../server/push/standalone';
 import { formatBanner, type DevEndpoints } from './banner';
+import { codecForStartedUi, settleCodecEndpoint } from './dev-codec';
 import { CliFailure } from './errors';
 import { handleInterrupts, Interrupted } from './interrupts';
 import { err, withProgress } from './output';
@@ -62,10 +63,14 @@ export async function runEmbeddedPlanner(opts: EmbeddedPlannerOptions): Promise<
     },
   });
   try {
-    devServer = await startTemporalUnlessServing(config, logger);
+    // The UI of a dev server started here decodes payloads through the API's codec (cli/dev-codec.ts).
+    const codec = opts.api !== false ? await settleCodecEndpoint(config) : undefined;
+    if (codec) config = codec.config;
+    devServer = await startTemporalUnlessServing(config, logger, codec?.endpoint);
     if (devServer) started.push('Temporal dev server', devServer.stop);
     // Alerts link to the UI that is really there: the one just started, unless PLANNER_UI_URL says otherwise.
     config = { ...config, PLANNER_UI_URL: uiUrlFor(process.env, devServer?.uiUrl, config.PLANNER_UI_URL) };
+    if (devServer?.uiUrl && codec) config = codecForStartedUi(config, process.env, devServer.uiUrl);
     interrupts.throwIfRequested();
 
     // Bundled here, quietly and once, instead of by Worker.create (which logs webpack's asset table).
@@ -151,7 +156,7 @@ export async function runEmbeddedPlanner(opts: EmbeddedPlannerOptions): Promise<
   }
 }
 
-async function startTemporalUnlessServing(config: PlannerConfig, logger: Logger): Promise<DevServer | undefined> {
+async function startTemporalUnlessServing(config: PlannerConfig, logger: Logger, codecEndpoint?: string): Promise<DevServer | undefined> {
   const address = config.TEMPORAL_ADDRESS;
   const [ip, port] = address.split(':');
   // Something listening there is never ours to replace: a busy server can take seconds to answer,
@@ -171,6 +176,7 @@ async function startTemporalUnlessServing(config: PlannerConfig, logger: Logger)
       ip,
       port: Number(port),
       uiPort: Number(port) + 1000,
+      ...(codecEndpoint ? { codecEndpoint } : {}),
       log: err, // progress of the one-time Temporal CLI build
     }),
   );

@@ -3,8 +3,8 @@
 // digits. A write goes to a temporary file in the same folder and is renamed into place, so a
 // reader never sees a half-written blob and a crash leaves at most a stray *.tmp file.
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { mkdir, open, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
+import { join, resolve, sep } from 'node:path';
 import { BLOB_KEY, BlobNotFoundError, type BlobStore } from './blob-store';
 
 export class FolderBlobStore implements BlobStore {
@@ -43,7 +43,11 @@ export class FolderBlobStore implements BlobStore {
 
   async get(key: string): Promise<Uint8Array> {
     try {
-      return await readFile(this.pathOf(key));
+      // The key is hex, so the path is inside the folder; a symlink in it must not lead out of it
+      // (the codec endpoint reads blobs for callers: what it reads stays inside PLANNER_BLOB_DIR).
+      const [real, root] = await Promise.all([realpath(this.pathOf(key)), realpath(this.location)]);
+      if (!real.startsWith(root + sep)) throw new Error(`blob ${key} in ${this.location} is a link to a file outside the blob store; refusing to read it`);
+      return await readFile(real);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new BlobNotFoundError(key, this.location);
       throw err;

@@ -87,6 +87,8 @@ const ConfigSchema = z.object({
   PLANNER_SHUTDOWN_GRACE: duration.default('30s'),
   /** Where the worker serves Prometheus metrics (host:port, path /metrics); unset: no metrics endpoint. */
   PLANNER_METRICS_ADDRESS: z.string().regex(/^[^:\s]+:\d+$/, 'host:port').optional(),
+  /** How often the worker samples the waits for its gauges (planner_waits, planner_oldest_wait_seconds), from visibility. */
+  PLANNER_METRICS_SAMPLE_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
   /**
    * Where the planner may connect (agents, their cards' interfaces, the alert webhook): host names,
    * *.suffixes, IPs and CIDRs, comma-separated; unset: anywhere but link-local and metadata addresses
@@ -178,6 +180,23 @@ const ConfigSchema = z.object({
   PLANNER_ANSWER_MAX_BYTES: z.coerce.number().int().min(1).default(64 * 1024),
   /** How long an answer request waits for the agent's reply before it returns 202 (accepted, pending). */
   PLANNER_ANSWER_WAIT: duration.default('30s'),
+  /**
+   * The Temporal UI's codec endpoint (`/codec/decode`, `/codec/encode`, server/codec/): the browser
+   * origins allowed to call it, comma-separated (default: the origin of PLANNER_UI_URL).
+   */
+  PLANNER_CODEC_ORIGINS: z
+    .string()
+    .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
+    .pipe(z.array(z.url({ protocol: /^https?$/, error: 'an http(s) origin such as http://127.0.0.1:8233' }).refine((u) => new URL(u).origin === u.replace(/\/$/, ''), 'an origin only: scheme, host and port, no path').transform((u) => new URL(u).origin)).min(1))
+    .optional(),
+  /**
+   * Who may call the codec endpoint: `operator` (default: a bearer token of PLANNER_API_OPERATOR_TOKEN,
+   * which the UI sends with TEMPORAL_CODEC_PASS_ACCESS_TOKEN) or `none` (no token: a UI without login,
+   * on a host only trusted people reach; `planner dev` uses it on loopback for the UI it starts).
+   */
+  PLANNER_CODEC_AUTH: z.enum(['operator', 'none']).default('operator'),
+  /** The largest codec request body, in bytes (a UI page's payloads, base64 in JSON). */
+  PLANNER_CODEC_BODY_LIMIT: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(4 * 1024 * 1024),
   /** How long an A2A stream may stay silent before it carries an SSE comment frame (`: keep-alive`), so clients and proxies do not cut it. */
   PLANNER_SSE_KEEPALIVE_MS: keepAliveMs.default(15_000),
 });

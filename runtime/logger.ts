@@ -44,7 +44,7 @@ const ROUTINE_SDK_MESSAGES = new Set([
  * PLANNER_METRICS_ADDRESS), the SDK's Prometheus metrics at http://<address>/metrics. Only the
  * first call in a process counts.
  */
-export function installRuntime(logger: Logger, opts: { metricsAddress?: string } = {}): void {
+export function installRuntime(logger: Logger, opts: { metricsAddress?: string; service?: string } = {}): void {
   try {
     Runtime.install({
       logger: new DefaultLogger('INFO', (entry) => {
@@ -53,7 +53,7 @@ export function installRuntime(logger: Logger, opts: { metricsAddress?: string }
       }),
       telemetryOptions: {
         logging: { forward: {}, filter: makeTelemetryFilterString({ core: 'WARN' }) },
-        ...(opts.metricsAddress ? { metrics: { prometheus: { bindAddress: opts.metricsAddress }, globalTags: { service: 'a2a-planner-worker' } } } : {}),
+        ...(opts.metricsAddress ? { metrics: { prometheus: { bindAddress: opts.metricsAddress }, globalTags: { service: opts.service ?? 'a2a-planner-worker' } } } : {}),
       },
     });
   } catch {

@@ -1,7 +1,7 @@
 // The Express app of `planner serve`: request ids and pino request logs, the public health and
-// OpenAPI routes, the push webhook (its own per-task token), then bearer auth, the content-type,
-// body-size and nesting-depth checks, the per-caller stream bound, and the /v1 resources. Every
-// error leaves as {error: {code, message, details}}.
+// OpenAPI routes, the push webhook (its own per-task token), the Temporal UI's codec (server/codec/),
+// then bearer auth, the content-type, body-size and nesting-depth checks, the per-caller stream
+// bound, and the /v1 resources. Every error leaves as {error: {code, message, details}}.
 import { randomUUID } from 'node:crypto';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import { isGrpcServiceError } from '@temporalio/client';
@@ -20,6 +20,9 @@ import { tasksRouter } from './api/tasks';
 import type { HealthSchema, ReadySchema } from './api/schemas';
 import { pushRouter } from './push/receiver';
 import { a2aRouter } from './face';
+import { codecOrigins, codecRouter } from './codec/router';
+import { countRequests } from './request-metrics';
+import type { MetricMeter } from '@temporalio/common';
 import { agentUrlsFrom } from './face/plans';
 import type { z } from 'zod';
 
@@ -29,6 +32,8 @@ export interface AppOptions {
   pushSecret?: string;
   /** The agent base URLs the face's plans use (default: PLANNER_A2A_AGENT_URLS). */
   faceAgentUrls?: Record<string, string>;
+  /** Where requests are counted (server/request-metrics.ts); none: not counted. */
+  metricMeter?: MetricMeter;
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -40,6 +45,7 @@ export function createApp(ctx: ApiContext, opts: AppOptions): express.Express {
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   app.use(requestLog(ctx.logger));
+  if (opts.metricMeter) app.use(countRequests(opts.metricMeter));
 
   if (opts.pushSecret) app.use(pushRouter({ temporal: ctx.temporal, secret: opts.pushSecret, logger: ctx.logger }));
 
@@ -62,6 +68,9 @@ export function createApp(ctx: ApiContext, opts: AppOptions): express.Express {
   app.get('/v1/openapi.json', (_req, res) => {
     res.json(openApiDocument());
   });
+
+  // The Temporal UI's codec (server/codec/): its own CORS, auth and body limit, outside /v1.
+  app.use(codecRouter(ctx, { auth: opts.auth, origins: codecOrigins(ctx.config), open: ctx.config.PLANNER_CODEC_AUTH === 'none' }));
 
   // One count of open streams per caller for both surfaces (/v1 events, the face's subscriptions).
   const streams = new CallerStreams(ctx.config.PLANNER_STREAMS_PER_CALLER);

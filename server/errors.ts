@@ -7,6 +7,7 @@ import { explainIssues } from '../a2a/validate';
 export type ErrorCode =
   | 'invalid_request'
   | 'unauthenticated'
+  | 'forbidden'
   | 'not_found'
   | 'conflict'
   | 'idempotency_key_reused'

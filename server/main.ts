@@ -5,10 +5,11 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@temporalio/client';
+import { Runtime } from '@temporalio/worker';
 import { connectClient, temporalTarget } from '../runtime/temporal-connection';
 import type { Logger } from 'pino';
 import { payloadSettings, plannerDataConverter } from '../payloads/data-converter';
-import { createLogger } from '../runtime/logger';
+import { createLogger, installRuntime } from '../runtime/logger';
 import { loadConfig, type PlannerConfig } from '../runtime/config';
 import { createApp } from './app';
 import { authSettings } from './auth';
@@ -36,7 +37,11 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   const auth = authSettings(opts.config);
   const ctx: ApiContext = { config: opts.config, temporal: opts.temporal, logger: opts.logger, uiLink: uiLinker(opts.config) };
   if (auth.insecure) opts.logger.warn('PLANNER_API_INSECURE=1: the API accepts requests without a token');
-  const app = createApp(ctx, { auth, pushSecret: opts.config.PLANNER_WEBHOOK_SECRET, ...(opts.faceAgentUrls ? { faceAgentUrls: opts.faceAgentUrls } : {}) });
+  if (opts.config.PLANNER_CODEC_AUTH === 'none') opts.logger.warn("PLANNER_CODEC_AUTH=none: the Temporal UI's codec (/codec) decodes payloads for anyone who reaches it");
+  // With a metrics endpoint, requests are counted on it through the Temporal runtime's meter
+  // (installed by main() here, or by the workers in planner dev).
+  const metricMeter = opts.config.PLANNER_METRICS_ADDRESS ? Runtime.instance().metricMeter : undefined;
+  const app = createApp(ctx, { auth, pushSecret: opts.config.PLANNER_WEBHOOK_SECRET, ...(opts.faceAgentUrls ? { faceAgentUrls: opts.faceAgentUrls } : {}), ...(metricMeter ? { metricMeter } : {}) });
   const host = opts.host ?? opts.config.PLANNER_HOST;
   const port = opts.port ?? opts.config.PLANNER_PORT;
   const server: Server = await new Promise((resolve, reject) => {
@@ -62,6 +67,8 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   const config = loadConfig(env);
   authSettings(config); // refuse to start without a token before connecting anywhere
   const logger = createLogger(config.PLANNER_LOG_LEVEL);
+  // PLANNER_METRICS_ADDRESS: this process's own Prometheus endpoint (API requests by route and status).
+  if (config.PLANNER_METRICS_ADDRESS) installRuntime(logger, { metricsAddress: config.PLANNER_METRICS_ADDRESS, service: 'a2a-planner-api' });
   const target = temporalTarget(config, env);
   const connection = await connectClient(target);
   const temporal = new Client({ connection, namespace: target.namespace, dataConverter: plannerDataConverter(payloadSettings(config)) });

@@ -1,13 +1,14 @@
 // The planner's workers: one on the main queue (workflows, sends, cancels, alerts) and one on the
 // watch queue, whose slots are many because each AUTH_REQUIRED wait holds one mostly idle stream.
 import { Client } from '@temporalio/client';
-import { Worker, type WorkerOptions, type WorkflowBundle } from '@temporalio/worker';
+import { Runtime, Worker, type WorkerOptions, type WorkflowBundle } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { createActivities } from '../activities';
 import { AgentDirectory } from '../activities/agents';
 import { payloadSettings, plannerDataConverter } from '../payloads/data-converter';
 import { pushSettings, type PlannerConfig } from '../runtime/config';
 import { connectClient, connectWorker, temporalTarget } from '../runtime/temporal-connection';
+import { startWaitGauges } from './wait-gauges';
 import { bundlePlannerWorkflows } from './workflow-bundle';
 
 export interface PlannerWorkers {
@@ -88,9 +89,12 @@ export async function createPlannerWorkers(config: PlannerConfig, logger: Logger
     workers,
     shutdown: () => workers.forEach((w) => w.getState() === 'RUNNING' && w.shutdown()),
     async run() {
+      // The wait gauges go where the SDK's metrics go, when there is such an endpoint (worker/wait-gauges.ts).
+      const gauges = config.PLANNER_METRICS_ADDRESS ? startWaitGauges(temporal, Runtime.instance().metricMeter, logger, config.PLANNER_METRICS_SAMPLE_MS) : undefined;
       try {
         await Promise.all(workers.map((w) => w.run()));
       } finally {
+        await gauges?.stop();
         await agents.close();
         await connection.close();
         await clientConnection.close();

@@ -19,6 +19,8 @@ export interface DevServerOptions {
   dispatchTuning?: Readonly<Record<string, number | string>>;
   /** Serve Prometheus metrics (requests, latencies, the `action` metric) on this port (the bench reads them). */
   metricsPort?: number;
+  /** The UI decodes payloads through this codec server (`planner serve`'s /codec); the browser calls it. */
+  codecEndpoint?: string;
 }
 
 export interface DevServer {
@@ -61,7 +63,8 @@ export const DISPATCH_TUNING: Readonly<Record<string, number | string>> = {
 };
 
 export function devServerArgs(
-  o: Required<Pick<DevServerOptions, 'dbFile' | 'ip' | 'namespace'>> & { port: number; uiPort: number | false; dispatchTuning?: Readonly<Record<string, number | string>>; metricsPort?: number },
+  o: Required<Pick<DevServerOptions, 'dbFile' | 'ip' | 'namespace'>> &
+    Pick<DevServerOptions, 'dispatchTuning' | 'metricsPort' | 'codecEndpoint'> & { port: number; uiPort: number | false },
 ): string[] {
   const args = ['server', 'start-dev', '--ip', o.ip, '--port', String(o.port), '--namespace', o.namespace, '--db-filename', o.dbFile];
   args.push('--sqlite-pragma', 'journal_mode=WAL', '--sqlite-pragma', 'synchronous=OFF');
@@ -72,6 +75,7 @@ export function devServerArgs(
   args.push('--log-level', 'warn');
   if (o.uiPort === false) args.push('--headless');
   else args.push('--ui-port', String(o.uiPort));
+  if (o.uiPort !== false && o.codecEndpoint) args.push('--ui-codec-endpoint', o.codecEndpoint);
   if (o.metricsPort) args.push('--metrics-port', String(o.metricsPort));
   return args;
 }
@@ -125,7 +129,7 @@ async function startOnce(opts: DevServerOptions): Promise<DevServer> {
   const namespace = opts.namespace ?? 'default';
   mkdirSync(dirname(opts.dbFile), { recursive: true });
   const out = opts.logFile ? openSync(opts.logFile, 'a') : 'ignore';
-  const child = spawn(bin, devServerArgs({ dbFile: opts.dbFile, ip, port, uiPort, namespace, dispatchTuning: opts.dispatchTuning, metricsPort: opts.metricsPort }), {
+  const child = spawn(bin, devServerArgs({ dbFile: opts.dbFile, ip, port, uiPort, namespace, dispatchTuning: opts.dispatchTuning, metricsPort: opts.metricsPort, codecEndpoint: opts.codecEndpoint }), {
     stdio: ['ignore', out, out],
   });
   if (typeof out === 'number') closeSync(out);

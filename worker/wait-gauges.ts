@@ -1,0 +1,71 @@
+// Waits by kind and the age of the oldest one, as gauges on the worker's Prometheus endpoint
+// (PLANNER_METRICS_ADDRESS), sampled from visibility: the inbox's query (client/inbox.ts), read
+// every PLANNER_METRICS_SAMPLE_MS. Visibility, not counters kept by workflows, because a wait is a
+// state that lasts: it survives worker restarts and continue-as-new, and any worker reports the
+// same numbers (alert on the max over workers). A sample reads at most MAX_LISTED waits; past that
+// the counts come from CountWorkflowExecutions and the oldest from the waits it listed.
+import type { Client } from '@temporalio/client';
+import type { MetricMeter } from '@temporalio/common';
+import type { Logger } from 'pino';
+import { PlannerWaitingOn, PlannerWaitingSince } from '../workflows/search-attributes';
+
+export const WAITS = 'planner_waits';
+export const OLDEST_WAIT = 'planner_oldest_wait_seconds';
+const KINDS = ['human', 'operator'] as const;
+const MAX_LISTED = 10_000;
+/** client/inbox.ts's inboxQuery (worker/ may not import client/): the tasks, not the plans, which carry their most urgent step's wait too. */
+const WAITING = 'WorkflowType = "DelegatedTaskWorkflow" AND ExecutionStatus = "Running" AND PlannerWaitingOn IN ("human","operator")';
+
+export interface WaitSample {
+  count: Record<(typeof KINDS)[number], number>;
+  oldestSeconds: Record<(typeof KINDS)[number], number>;
+}
+
+/** One sample: running delegated tasks waiting on a human or an operator, and the oldest wait's age (0 when none). */
+export async function sampleWaits(client: Client, now = Date.now()): Promise<WaitSample> {
+  const count = { human: 0, operator: 0 };
+  const oldest = { human: now, operator: now };
+  let listed = 0;
+  for await (const wf of client.workflow.list({ query: WAITING, pageSize: 1000 })) {
+    const kind = wf.typedSearchAttributes.get(PlannerWaitingOn);
+    if (kind !== 'human' && kind !== 'operator') continue;
+    count[kind]++;
+    const since = (wf.typedSearchAttributes.get(PlannerWaitingSince) ?? wf.startTime).getTime();
+    oldest[kind] = Math.min(oldest[kind], since);
+    if (++listed >= MAX_LISTED) break;
+  }
+  if (listed >= MAX_LISTED) {
+    for (const kind of KINDS) count[kind] = (await client.workflow.count(`${WAITING} AND ${PlannerWaitingOn.name} = "${kind}"`)).count;
+  }
+  return { count, oldestSeconds: { human: Math.max(0, (now - oldest.human) / 1000), operator: Math.max(0, (now - oldest.operator) / 1000) } };
+}
+
+/** Samples until stopped; a failed sample is logged and the gauges keep their last values. */
+export function startWaitGauges(client: Client, meter: MetricMeter, logger: Logger, everyMs: number): { stop(): Promise<void> } {
+  const waits = meter.createGauge(WAITS, 'int', undefined, 'running delegated tasks waiting, by whom they wait on (human: a question; operator: an approval)');
+  const age = meter.createGauge(OLDEST_WAIT, 'float', 's', 'how long the oldest of those waits has waited, in seconds (0: none waits)');
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let current: Promise<void> = Promise.resolve();
+  const tick = (): void => {
+    current = sampleWaits(client)
+      .then((s) => {
+        for (const kind of KINDS) {
+          waits.set(s.count[kind], { waiting_on: kind });
+          age.set(s.oldestSeconds[kind], { waiting_on: kind });
+        }
+      })
+      .catch((err: unknown) => logger.warn({ err }, 'sampling the waits for the metrics failed; the gauges keep their last values'))
+      .finally(() => {
+        if (!stopped) timer = setTimeout(tick, everyMs);
+      });
+  };
+  tick();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await current;
+    },
+  };
+}
