@@ -11,38 +11,40 @@ import { PlannerWaitingOn, PlannerWaitingSince } from '../workflows/search-attri
 
 export const WAITS = 'planner_waits';
 export const OLDEST_WAIT = 'planner_oldest_wait_seconds';
-const KINDS = ['human', 'operator'] as const;
+const KINDS = ['human', 'operator', 'agent'] as const;
+type Kind = (typeof KINDS)[number];
 const MAX_LISTED = 10_000;
 /** client/inbox.ts's inboxQuery (worker/ may not import client/): the tasks, not the plans, which carry their most urgent step's wait too. */
-const WAITING = 'WorkflowType = "DelegatedTaskWorkflow" AND ExecutionStatus = "Running" AND PlannerWaitingOn IN ("human","operator")';
+const WAITING = 'WorkflowType = "DelegatedTaskWorkflow" AND ExecutionStatus = "Running" AND PlannerWaitingOn IN ("human","operator","agent")';
 
 export interface WaitSample {
-  count: Record<(typeof KINDS)[number], number>;
-  oldestSeconds: Record<(typeof KINDS)[number], number>;
+  count: Record<Kind, number>;
+  oldestSeconds: Record<Kind, number>;
 }
 
-/** One sample: running delegated tasks waiting on a human or an operator, and the oldest wait's age (0 when none). */
+/** One sample: running delegated tasks waiting on a human, an operator or the agent, and the oldest wait's age (0 when none). */
 export async function sampleWaits(client: Client, now = Date.now()): Promise<WaitSample> {
-  const count = { human: 0, operator: 0 };
-  const oldest = { human: now, operator: now };
+  const count: Record<Kind, number> = { human: 0, operator: 0, agent: 0 };
+  const oldest: Record<Kind, number> = { human: now, operator: now, agent: now };
   let listed = 0;
   for await (const wf of client.workflow.list({ query: WAITING, pageSize: 1000 })) {
     const kind = wf.typedSearchAttributes.get(PlannerWaitingOn);
-    if (kind !== 'human' && kind !== 'operator') continue;
-    count[kind]++;
+    if (!KINDS.includes(kind as Kind)) continue;
+    count[kind as Kind]++;
     const since = (wf.typedSearchAttributes.get(PlannerWaitingSince) ?? wf.startTime).getTime();
-    oldest[kind] = Math.min(oldest[kind], since);
+    oldest[kind as Kind] = Math.min(oldest[kind as Kind], since);
     if (++listed >= MAX_LISTED) break;
   }
   if (listed >= MAX_LISTED) {
     for (const kind of KINDS) count[kind] = (await client.workflow.count(`${WAITING} AND ${PlannerWaitingOn.name} = "${kind}"`)).count;
   }
-  return { count, oldestSeconds: { human: Math.max(0, (now - oldest.human) / 1000), operator: Math.max(0, (now - oldest.operator) / 1000) } };
+  const age = (kind: Kind): number => Math.max(0, (now - oldest[kind]) / 1000);
+  return { count, oldestSeconds: { human: age('human'), operator: age('operator'), agent: age('agent') } };
 }
 
 /** Samples until stopped; a failed sample is logged and the gauges keep their last values. */
 export function startWaitGauges(client: Client, meter: MetricMeter, logger: Logger, everyMs: number): { stop(): Promise<void> } {
-  const waits = meter.createGauge(WAITS, 'int', undefined, 'running delegated tasks waiting, by whom they wait on (human: a question; operator: an approval)');
+  const waits = meter.createGauge(WAITS, 'int', undefined, 'running delegated tasks waiting, by whom they wait on (human: a question; operator: an approval; agent: its reply or its work)');
   const age = meter.createGauge(OLDEST_WAIT, 'float', 's', 'how long the oldest of those waits has waited, in seconds (0: none waits)');
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
