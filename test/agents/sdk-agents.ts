@@ -27,6 +27,8 @@ export interface SdkAgentOptions {
   streaming?: boolean;
   /** The interface listed first in the card (default JSONRPC). */
   preferredBinding?: Binding;
+  /** deployer (JS and Python): every approval round asked in the same words. */
+  sameApprovalText?: boolean;
 }
 
 /** One A2A request as it arrived, before the SDK saw it. */
@@ -114,7 +116,8 @@ function childArgs(sdk: 'python' | 'go', kind: AgentKind, o: SdkAgentOptions): {
     '--preferred-binding', o.preferredBinding ?? 'JSONRPC',
   ];
   const bin = sdkAgentBinaries();
-  if (sdk === 'python') return { command: bin.python, args: [join(ROOT, 'test', 'agents', 'python', 'agents.py'), ...flags, '--streaming', String(o.streaming ?? true)] };
+  if (sdk === 'python') return { command: bin.python, args: [join(ROOT, 'test', 'agents', 'python', 'agents.py'), ...flags, '--streaming', String(o.streaming ?? true), ...(o.sameApprovalText ? ['--same-approval-text'] : [])] };
+  if (o.sameApprovalText) throw new Error('sameApprovalText: the Go test agents always number their rounds');
   return { command: bin.go, args: [...flags, `--streaming=${String(o.streaming ?? true)}`] };
 }
 
@@ -185,7 +188,7 @@ async function startChild(sdk: 'python' | 'go', kind: AgentKind, o: SdkAgentOpti
 export async function startSdkAgent(sdk: Sdk, kind: AgentKind, o: SdkAgentOptions = {}): Promise<SdkAgent> {
   if (sdk === 'js') {
     const common = { streaming: o.streaming ?? true, preferredBinding: o.preferredBinding ?? 'JSONRPC' } as const;
-    const handle = kind === 'code-reviewer' ? await startCodeReviewer({ ...common, questions: o.questions ?? 1 }) : await startDeployer({ ...common, authRounds: o.authRounds ?? 1 });
+    const handle = kind === 'code-reviewer' ? await startCodeReviewer({ ...common, questions: o.questions ?? 1 }) : await startDeployer({ ...common, authRounds: o.authRounds ?? 1, sameApprovalText: o.sameApprovalText ?? false });
     return fromJs(kind, handle);
   }
   return startChild(sdk, kind, o);

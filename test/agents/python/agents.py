@@ -133,9 +133,11 @@ class Deployer(AgentExecutor):
     """Stops in AUTH_REQUIRED without returning from execute() (the SDK's out-of-band auth model),
     and goes on when POST /approve/<taskId> arrives outside A2A."""
 
-    def __init__(self, base_url: str, rounds: int) -> None:
+    def __init__(self, base_url: str, rounds: int, same_text: bool = False) -> None:
         self.base_url = base_url
         self.rounds = rounds
+        # Many agents ask every round in the same words: only the status time tells rounds apart.
+        self.same_text = same_text
         self.waiting: dict[str, asyncio.Future[bool]] = {}
 
     def approve(self, task_id: str) -> bool:
@@ -159,7 +161,7 @@ class Deployer(AgentExecutor):
         await asyncio.sleep(STEP_SECONDS)
         for round_ in range(1, self.rounds + 1):
             approval_url = f'{self.base_url}/approve/{context.task_id}'
-            suffix = f' (approval {round_} of {self.rounds})' if self.rounds > 1 else ''
+            suffix = f' (approval {round_} of {self.rounds})' if self.rounds > 1 and not self.same_text else ''
             # Register the waiter before announcing it, so an approval can never arrive first.
             waiter: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
             self.waiting[context.task_id] = waiter
@@ -258,6 +260,7 @@ def main() -> None:
     parser.add_argument('--auth-loops', type=int, default=int(os.environ.get('AUTH_LOOPS', '1')))
     parser.add_argument('--streaming', choices=['true', 'false'], default=os.environ.get('STREAMING', 'true'))
     parser.add_argument('--preferred-binding', choices=['JSONRPC', 'HTTP+JSON'], default='JSONRPC')
+    parser.add_argument('--same-approval-text', action='store_true', help='ask every approval round in the same words')
     args = parser.parse_args()
 
     # The card names the port, so bind first.
@@ -274,7 +277,7 @@ def main() -> None:
         skill = AgentSkill(id='code-review', name='Code review', description='Reviews a diff and returns review.json',
                            tags=['code-review'], examples=['Please review this diff: +const a = 1;'])
     else:
-        deployer = Deployer(base_url, args.auth_loops)
+        deployer = Deployer(base_url, args.auth_loops, args.same_approval_text)
         executor, approve = deployer, deployer.approve
         description = 'Deploys a build to staging after an operator approves it out of band.'
         skill = AgentSkill(id='deploy', name='Deploy', description='Deploys a build to staging; needs operator approval',
