@@ -20,32 +20,26 @@ PYTHON="${A2A_TEST_PYTHON_BASE:-python3}"
 command -v "$PYTHON" >/dev/null || missing "no python3 on PATH: the Python test agents need Python >= 3.10 with the venv module (or set A2A_TEST_PYTHON_BASE)"
 "$PYTHON" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else 1)' \
   || missing "$("$PYTHON" --version 2>&1) is too old: the Python test agents need Python >= 3.10 (a2a-sdk 1.3.0)"
-PY_KEY=$( { cat "$PY_REQ"; "$PYTHON" --version 2>&1; } | sha256sum | cut -c1-16)
-VENV="$CACHE/py-agents-$PY_KEY"
-if [ ! -f "$VENV/.complete" ]; then
-  echo "Building the Python test-agent venv (a2a-sdk 1.3.0, pip from PyPI) in $VENV ..." >&2
-  # A venv is not relocatable, so it is built in place; .complete marks a finished one.
-  rm -rf "$VENV"
-  "$PYTHON" -m venv "$VENV" || missing "'$PYTHON -m venv' failed: install the venv module (Debian: python3-venv)"
-  "$VENV/bin/pip" install --quiet --disable-pip-version-check -r "$PY_REQ" >&2 \
-    || missing "pip install -r $PY_REQ failed (is PyPI reachable?)"
-  touch "$VENV/.complete"
-  echo "Python test agents ready." >&2
-fi
-
-# --- Python, A2A v0.3 (a2a-sdk 0.3.26: the v0.3 agents and the v0.3 client of the interop suite) ---
-PY03_REQ=test/agents/python-v03/requirements.txt
-PY03_KEY=$( { cat "$PY03_REQ"; "$PYTHON" --version 2>&1; } | sha256sum | cut -c1-16)
-VENV03="$CACHE/py-agents-v03-$PY03_KEY"
-if [ ! -f "$VENV03/.complete" ]; then
-  echo "Building the Python A2A v0.3 venv (a2a-sdk 0.3.26, pip from PyPI) in $VENV03 ..." >&2
-  rm -rf "$VENV03"
-  "$PYTHON" -m venv "$VENV03" || missing "'$PYTHON -m venv' failed: install the venv module (Debian: python3-venv)"
-  "$VENV03/bin/pip" install --quiet --disable-pip-version-check -r "$PY03_REQ" >&2 \
-    || missing "pip install -r $PY03_REQ failed (is PyPI reachable?)"
-  touch "$VENV03/.complete"
-  echo "Python A2A v0.3 peers ready." >&2
-fi
+# A venv with one requirements file, keyed by its hash and the Python version, built once. A venv
+# is not relocatable, so it is built in place; .complete marks a finished one. Prints its path.
+venv_for() { # <requirements file> <cache dir prefix> <what it is, for the progress line>
+  local key dir
+  key=$( { cat "$1"; "$PYTHON" --version 2>&1; } | sha256sum | cut -c1-16)
+  dir="$CACHE/$2-$key"
+  if [ ! -f "$dir/.complete" ]; then
+    echo "Building $3 (pip from PyPI) in $dir ..." >&2
+    rm -rf "$dir"
+    "$PYTHON" -m venv "$dir" || missing "'$PYTHON -m venv' failed: install the venv module (Debian: python3-venv)"
+    "$dir/bin/pip" install --quiet --disable-pip-version-check -r "$1" >&2 \
+      || missing "pip install -r $1 failed (is PyPI reachable?)"
+    touch "$dir/.complete"
+    echo "$3: ready." >&2
+  fi
+  echo "$dir"
+}
+VENV=$(venv_for "$PY_REQ" py-agents 'the Python test-agent venv (a2a-sdk 1.3.0)')
+# The v0.3 agents and the v0.3 client of the interop suite (a2a-sdk 0.3.26).
+VENV03=$(venv_for test/agents/python-v03/requirements.txt py-agents-v03 'the Python A2A v0.3 venv (a2a-sdk 0.3.26)')
 
 # --- Go ------------------------------------------------------------------------------------------
 GO_DIR=test/agents/go
