@@ -4,13 +4,15 @@
 // activities and A2A calls, into the agents (which receive the call span's traceparent); a caller's
 // traceparent on the face is the parent of the plan it starts. Off by default: tracingSettings.
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { Client } from '@temporalio/client';
 import { answerStep, startPlan } from '../client/plan';
 import { startTracing, tracingSettings, type Tracing } from '../runtime/tracing';
 import { tracingClientInterceptors } from '../runtime/temporal-tracing';
 import type { RunningServer } from '../server/main';
 import { startCodeReviewer, startDeployer, type AgentHandle } from './agents';
-import { testDataConverter } from './harness/planner';
+import { measureWorkflowModules } from '../bench/lib/workflow-modules';
+import { testDataConverter, testEnv } from './harness/planner';
 import { call, startApi } from './support/api';
 import { startOtlpCollector, type CollectedSpan, type OtlpCollector } from './support/otlp-collector';
 import { RELEASE_PLAN, step, waitForPlan } from './support/plans';
@@ -87,6 +89,14 @@ describe('tracing settings', () => {
     expect(() => tracingSettings({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }, 'svc')).toThrow(/OTEL_EXPORTER_OTLP_PROTOCOL.*grpc is not supported/);
     expect(() => tracingSettings({ OTEL_TRACES_EXPORTER: 'jaeger' }, 'svc')).toThrow(/OTEL_TRACES_EXPORTER/);
     expect(() => tracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }, 'svc')).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT/);
+  });
+});
+
+describe('tracing off costs a workflow start nothing', () => {
+  it('evaluates no OpenTelemetry module at an untraced workflow start, only workflows/tracing.ts', async () => {
+    const cost = await measureWorkflowModules(5, readFileSync(testEnv().bundle, 'utf8'));
+    expect(cost.perWorkflow.filter((id) => /opentelemetry/.test(id))).toEqual([]);
+    expect(cost.perWorkflow.filter((id) => id.includes('workflows/tracing.ts'))).toHaveLength(1);
   });
 });
 

@@ -8,10 +8,11 @@
 // Queries are never traced: the face and the API read every plan by query, and a span per read
 // would bury the plan's own. Spans and headers issue no commands, so tracing on or off, a history
 // replays either way.
-import * as otel from '@opentelemetry/api';
+import type * as OtelApi from '@opentelemetry/api';
 import type {
   ActivityInput,
   ContinueAsNewInput,
+  DisposeInput,
   GetLogAttributesInput,
   Headers,
   LocalActivityInput,
@@ -23,81 +24,110 @@ import type {
   WorkflowExecuteInput,
   WorkflowInboundCallsInterceptor,
   WorkflowInterceptors,
+  WorkflowInternalsInterceptor,
   WorkflowOutboundCallsInterceptor,
 } from '@temporalio/workflow';
-import { TRACE_HEADER } from '@temporalio/interceptors-opentelemetry/lib/instrumentation';
-import {
-  OpenTelemetryInboundInterceptor,
-  OpenTelemetryInternalsInterceptor,
-  OpenTelemetryOutboundInterceptor,
-} from '@temporalio/interceptors-opentelemetry/lib/workflow';
+import type * as OtelWorkflow from '@temporalio/interceptors-opentelemetry/lib/workflow';
 
-const carriesTrace = (headers: Headers): boolean => headers[TRACE_HEADER] !== undefined;
-/** True inside a span of this workflow's (the sandbox's context manager exists only once one was made). */
-const inTrace = (): boolean => otel.trace.getSpan(otel.context.active()) !== undefined;
+/** The interceptors package's header (instrumentation.ts TRACE_HEADER), named here so that checking it loads nothing. */
+const TRACE_HEADER = '_tracer-data';
 
-class TracedInbound implements WorkflowInboundCallsInterceptor {
-  // Made at the first traced call: making it registers the sandbox's tracer provider.
-  private otelInbound: OpenTelemetryInboundInterceptor | undefined;
-  private get traced(): OpenTelemetryInboundInterceptor {
-    return (this.otelInbound ??= new OpenTelemetryInboundInterceptor());
+/**
+ * One workflow's tracing. The OTel modules are required at its first traced call, not imported:
+ * every workflow start evaluates the modules its interceptors import again (the reusable V8
+ * context's per-workflow module cache, bench/lib/workflow-modules.ts), and the OTel SDK is most
+ * of the bundle's size. Untraced, a workflow evaluates this file alone.
+ */
+class Tracer {
+  private loaded: { api: typeof OtelApi; inbound: OtelWorkflow.OpenTelemetryInboundInterceptor; outbound: OtelWorkflow.OpenTelemetryOutboundInterceptor; internals: OtelWorkflow.OpenTelemetryInternalsInterceptor } | undefined;
+
+  /** The package's interceptors, made (and the sandbox's tracer provider registered) at the first traced call. */
+  get otel(): NonNullable<Tracer['loaded']> {
+    if (!this.loaded) {
+      /* eslint-disable @typescript-eslint/no-require-imports -- loaded only by a traced workflow (above) */
+      const api = require('@opentelemetry/api') as typeof OtelApi;
+      const w = require('@temporalio/interceptors-opentelemetry/lib/workflow') as typeof OtelWorkflow;
+      /* eslint-enable @typescript-eslint/no-require-imports */
+      this.loaded = { api, inbound: new w.OpenTelemetryInboundInterceptor(), outbound: new w.OpenTelemetryOutboundInterceptor(), internals: new w.OpenTelemetryInternalsInterceptor() };
+    }
+    return this.loaded;
   }
 
+  /** True inside a span of this workflow's; false, loading nothing, in a workflow that never saw a trace. */
+  inTrace(): boolean {
+    const api = this.loaded?.api;
+    return api !== undefined && api.trace.getSpan(api.context.active()) !== undefined;
+  }
+
+  get used(): boolean {
+    return this.loaded !== undefined;
+  }
+}
+
+const carriesTrace = (headers: Headers): boolean => headers[TRACE_HEADER] !== undefined;
+
+class TracedInbound implements WorkflowInboundCallsInterceptor {
+  constructor(private readonly t: Tracer) {}
+
   execute(input: WorkflowExecuteInput, next: Next<WorkflowInboundCallsInterceptor, 'execute'>): Promise<unknown> {
-    return carriesTrace(input.headers) ? this.traced.execute(input, next) : next(input);
+    return carriesTrace(input.headers) ? this.t.otel.inbound.execute(input, next) : next(input);
   }
 
   handleSignal(input: SignalInput, next: Next<WorkflowInboundCallsInterceptor, 'handleSignal'>): Promise<void> {
-    return carriesTrace(input.headers) ? this.traced.handleSignal(input, next) : next(input);
+    return carriesTrace(input.headers) ? this.t.otel.inbound.handleSignal(input, next) : next(input);
   }
 
   handleUpdate(input: UpdateInput, next: Next<WorkflowInboundCallsInterceptor, 'handleUpdate'>): Promise<unknown> {
-    return carriesTrace(input.headers) ? this.traced.handleUpdate(input, next) : next(input);
+    return carriesTrace(input.headers) ? this.t.otel.inbound.handleUpdate(input, next) : next(input);
   }
 
   validateUpdate(input: UpdateInput, next: Next<WorkflowInboundCallsInterceptor, 'validateUpdate'>): void {
-    return carriesTrace(input.headers) ? this.traced.validateUpdate(input, next) : next(input);
+    return carriesTrace(input.headers) ? this.t.otel.inbound.validateUpdate(input, next) : next(input);
   }
 }
 
 class TracedOutbound implements WorkflowOutboundCallsInterceptor {
-  private otelOutbound: OpenTelemetryOutboundInterceptor | undefined;
-  private get traced(): OpenTelemetryOutboundInterceptor {
-    return (this.otelOutbound ??= new OpenTelemetryOutboundInterceptor());
-  }
+  constructor(private readonly t: Tracer) {}
 
   scheduleActivity(input: ActivityInput, next: Next<WorkflowOutboundCallsInterceptor, 'scheduleActivity'>): Promise<unknown> {
-    return inTrace() ? this.traced.scheduleActivity(input, next) : next(input);
+    return this.t.inTrace() ? this.t.otel.outbound.scheduleActivity(input, next) : next(input);
   }
 
   scheduleLocalActivity(input: LocalActivityInput, next: Next<WorkflowOutboundCallsInterceptor, 'scheduleLocalActivity'>): Promise<unknown> {
-    return inTrace() ? this.traced.scheduleLocalActivity(input, next) : next(input);
+    return this.t.inTrace() ? this.t.otel.outbound.scheduleLocalActivity(input, next) : next(input);
   }
 
   startChildWorkflowExecution(
     input: StartChildWorkflowExecutionInput,
     next: Next<WorkflowOutboundCallsInterceptor, 'startChildWorkflowExecution'>,
   ): Promise<[Promise<string>, Promise<unknown>]> {
-    return inTrace() ? this.traced.startChildWorkflowExecution(input, next) : next(input);
+    return this.t.inTrace() ? this.t.otel.outbound.startChildWorkflowExecution(input, next) : next(input);
   }
 
   continueAsNew(input: ContinueAsNewInput, next: Next<WorkflowOutboundCallsInterceptor, 'continueAsNew'>): Promise<never> {
-    return inTrace() ? this.traced.continueAsNew(input, next) : next(input);
+    return this.t.inTrace() ? this.t.otel.outbound.continueAsNew(input, next) : next(input);
   }
 
   signalWorkflow(input: SignalWorkflowInput, next: Next<WorkflowOutboundCallsInterceptor, 'signalWorkflow'>): Promise<void> {
-    return inTrace() ? this.traced.signalWorkflow(input, next) : next(input);
+    return this.t.inTrace() ? this.t.otel.outbound.signalWorkflow(input, next) : next(input);
   }
 
   /** The trace and span ids in the workflow's log lines, when it is traced. */
   getLogAttributes(input: GetLogAttributesInput, next: Next<WorkflowOutboundCallsInterceptor, 'getLogAttributes'>): Record<string, unknown> {
-    return inTrace() ? this.traced.getLogAttributes(input, next) : next(input);
+    return this.t.inTrace() ? this.t.otel.outbound.getLogAttributes(input, next) : next(input);
   }
 }
 
-export const interceptors = (): WorkflowInterceptors => ({
-  inbound: [new TracedInbound()],
-  outbound: [new TracedOutbound()],
-  // Its dispose only releases the sandbox's context manager, and only once one was made.
-  internals: [new OpenTelemetryInternalsInterceptor()],
-});
+class TracedInternals implements WorkflowInternalsInterceptor {
+  constructor(private readonly t: Tracer) {}
+
+  /** Releases the sandbox's context manager, which only a traced workflow made. */
+  dispose(input: DisposeInput, next: Next<WorkflowInternalsInterceptor, 'dispose'>): void | Promise<void> {
+    return this.t.used ? this.t.otel.internals.dispose(input, next) : next(input);
+  }
+}
+
+export const interceptors = (): WorkflowInterceptors => {
+  const tracer = new Tracer();
+  return { inbound: [new TracedInbound(tracer)], outbound: [new TracedOutbound(tracer)], internals: [new TracedInternals(tracer)] };
+};
