@@ -2,7 +2,8 @@
 // OTEL_* set, exporting OTLP/JSON to a collector on loopback (support/otlp-collector.ts). The seed
 // plan is one trace from its start through the plan workflow, its two step workflows, their
 // activities and A2A calls, into the agents (which receive the call span's traceparent); a caller's
-// traceparent on the face is the parent of the plan it starts. Off by default: tracingSettings.
+// traceparent on the face is the parent of the plan it starts; two planners chained over A2A are
+// one trace. Off by default (tracingSettings), and then free at a workflow start.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Client } from '@temporalio/client';
@@ -12,8 +13,8 @@ import { tracingClientInterceptors } from '../runtime/temporal-tracing';
 import type { RunningServer } from '../server/main';
 import { startCodeReviewer, startDeployer, type AgentHandle } from './agents';
 import { measureWorkflowModules } from '../bench/lib/workflow-modules';
-import { testDataConverter, testEnv } from './harness/planner';
-import { call, startApi } from './support/api';
+import { startWorkers, testDataConverter, testEnv, uniqueQueue, type RunningWorkers } from './harness/planner';
+import { call, startApi, TOKEN } from './support/api';
 import { startOtlpCollector, type CollectedSpan, type OtlpCollector } from './support/otlp-collector';
 import { RELEASE_PLAN, step, waitForPlan } from './support/plans';
 import { itReplaysItsHistories, plannerSuite } from './support/suite';
@@ -203,6 +204,64 @@ describe("the face continues its caller's trace", () => {
       expect.arrayContaining(['RunActivity:sendMessage', 'RunWorkflow:DelegatedTaskWorkflow', 'RunWorkflow:PlanWorkflow', 'StartWorkflow:PlanWorkflow', 'A2A face SendMessage']),
     );
     expect(ancestry(ended, review).at(-1)).toBe('A2A face SendMessage');
+  });
+});
+
+describe('a chain of two planners', () => {
+  // Planner A: the suite's workers. Planner B: workers on a queue of its own and its face, in this
+  // process, so traced as A is; A's step delegates to B's face as to any agent.
+  const queueB = uniqueQueue('tracing-b');
+  let workersB: RunningWorkers;
+  let apiB: RunningServer;
+  beforeAll(async () => {
+    workersB = await startWorkers(queueB, otelEnv());
+    apiB = await startApi(traced, queueB);
+    process.env.A2A_AGENT_CREDENTIALS = JSON.stringify({ 'planner-b': { bearer: TOKEN, origins: [new URL(apiB.url).origin] } });
+  });
+  afterAll(async () => {
+    delete process.env.A2A_AGENT_CREDENTIALS;
+    await apiB?.close();
+    await workersB?.stop();
+  });
+
+  it("is one trace from A's plan through B's face and plan to B's agent", async () => {
+    const planB = {
+      name: 'release-b',
+      agents: { 'code-reviewer': { url: reviewer.baseUrl } },
+      steps: [{ id: 'review', agent: 'code-reviewer', text: 'Please review this diff:\n+const refund = amount > 0;' }],
+    };
+    const planA = { name: 'delegate-to-b', agents: { 'planner-b': { url: apiB.url } }, steps: [{ id: 'release', agent: 'planner-b', text: 'Run the release plan', data: { plan: planB } }] };
+    const { handle, planId } = await startPlan(traced, { plan: planA }, {}, { taskQueue: suite.queue });
+    suite.track(planId, `${planId}.release`);
+    // B's reviewer question reaches A's step: the whole chain has run once.
+    await waitForPlan(handle, (st) => step(st, 'release').waitingOn === 'human', "B's reviewer question on A's step");
+    const root = await collected(() => collector.spans.find((sp) => sp.name === 'StartWorkflow:PlanWorkflow' && sp.attributes.temporalWorkflowId === planId), "A's plan start span");
+    expect(reviewer.log.received.some((r) => String(r.headers.traceparent ?? '').startsWith(`00-${root.traceId}-`))).toBe(true);
+
+    // A's cancel reaches B's task (CancelTask on its face), which ends B's plan: every span has ended.
+    await handle.cancel();
+    const spans = await collected(() => {
+      const t = inTrace(root.traceId);
+      return named(t, 'RunWorkflow:PlanWorkflow').length === 2 && named(t, 'RunWorkflow:DelegatedTaskWorkflow').length === 2 ? t : undefined;
+    }, "both plans and both steps in A's trace");
+    const atReviewer = spans.find((sp) => sp.name.startsWith('A2A Send') && sp.attributes['a2a.agent'] === 'code-reviewer')!;
+    const up = ancestry(spans, atReviewer);
+    // Nearest first: B's step, B's plan, B's face taking A's call, A's call, A's step, A's plan.
+    const landmarks = up.filter((n) => /^(RunWorkflow:|A2A )/.test(n));
+    expect(landmarks).toEqual([
+      'RunWorkflow:DelegatedTaskWorkflow',
+      'RunWorkflow:PlanWorkflow',
+      expect.stringMatching(/^A2A face Send/),
+      expect.stringMatching(/^A2A Send/),
+      'RunWorkflow:DelegatedTaskWorkflow',
+      'RunWorkflow:PlanWorkflow',
+    ]);
+    expect(up.at(-1)).toBe('StartWorkflow:PlanWorkflow');
+    const callToB = spans.find((sp) => sp.spanId === spans.find((f) => /^A2A face Send/.test(f.name))!.parentSpanId)!;
+    expect(callToB.attributes['a2a.agent']).toBe('planner-b');
+    const planBRun = spans.find((sp) => sp.name === 'StartWorkflow:PlanWorkflow' && sp.spanId !== root.spanId);
+    expect(planBRun).toBeDefined();
+    suite.track(String(planBRun!.attributes.temporalWorkflowId));
   });
 });
 
