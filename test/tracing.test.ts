@@ -13,10 +13,11 @@ import { tracingClientInterceptors } from '../runtime/temporal-tracing';
 import type { RunningServer } from '../server/main';
 import { startCodeReviewer, startDeployer, type AgentHandle } from './agents';
 import { measureWorkflowModules } from '../bench/lib/workflow-modules';
-import { startWorkers, testDataConverter, testEnv, uniqueQueue, type RunningWorkers } from './harness/planner';
+import { startChildWorker, startWorkers, testDataConverter, testEnv, uniqueQueue, type ChildWorker, type RunningWorkers } from './harness/planner';
+import { start } from './support/delegated';
 import { call, startApi, TOKEN } from './support/api';
 import { startOtlpCollector, type CollectedSpan, type OtlpCollector } from './support/otlp-collector';
-import { RELEASE_PLAN, step, waitForPlan } from './support/plans';
+import { DIFF_TEXT, RELEASE_PLAN, step, waitForPlan } from './support/plans';
 import { itReplaysItsHistories, plannerSuite } from './support/suite';
 import { eventually } from './support/wait';
 
@@ -262,6 +263,37 @@ describe('a chain of two planners', () => {
     const planBRun = spans.find((sp) => sp.name === 'StartWorkflow:PlanWorkflow' && sp.spanId !== root.spanId);
     expect(planBRun).toBeDefined();
     suite.track(String(planBRun!.attributes.temporalWorkflowId));
+  });
+});
+
+describe('the worker process (worker/main.ts), with only an endpoint set', () => {
+  const queueC = uniqueQueue('tracing-proc');
+  let protobuf: OtlpCollector;
+  let worker: ChildWorker;
+  let instant: AgentHandle;
+  beforeAll(async () => {
+    [protobuf, instant] = await Promise.all([startOtlpCollector(), startCodeReviewer({ questions: 0 })]);
+    worker = await startChildWorker(queueC, { OTEL_EXPORTER_OTLP_ENDPOINT: protobuf.url, OTEL_SERVICE_NAME: 'worker-process', OTEL_BSP_SCHEDULE_DELAY: '100' });
+  });
+  afterAll(async () => {
+    await worker?.kill('SIGTERM');
+    await Promise.all([protobuf?.close(), instant?.close()]);
+  });
+
+  it('exports over http/protobuf, continuing the trace of the client that started the task', async () => {
+    const task = await start(traced, queueC, { agent: { name: 'code-reviewer', url: instant.baseUrl }, message: { text: DIFF_TEXT } });
+    suite.track(task.workflowId);
+    expect((await task.result()).state).toBe('TASK_STATE_COMPLETED');
+    const root = await collected(() => collector.spans.find((sp) => sp.name === 'StartWorkflow:DelegatedTaskWorkflow' && sp.attributes.temporalWorkflowId === task.workflowId), 'the start span in this process');
+    const spans = await collected(() => {
+      const t = protobuf.spans.filter((sp) => sp.traceId === root.traceId);
+      return t.some((sp) => sp.name === 'RunWorkflow:DelegatedTaskWorkflow') && t.some((sp) => sp.name.startsWith('A2A Send')) ? t : undefined;
+    }, "the worker process's spans of the task");
+    expect(new Set(spans.map((sp) => `${sp.service} ${sp.protocol}`))).toEqual(new Set(['worker-process http/protobuf']));
+    expect(named(spans, 'RunWorkflow:DelegatedTaskWorkflow')[0]!.parentSpanId).toBe(root.spanId);
+    const send = spans.find((sp) => sp.name.startsWith('A2A Send'))!;
+    expect(send.attributes['a2a.agent']).toBe('code-reviewer');
+    expect(protobuf.rejected).toEqual([]);
   });
 });
 

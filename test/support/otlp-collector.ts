@@ -1,8 +1,18 @@
 // A small OTLP/HTTP trace collector on loopback for the tracing suite: it takes what the planner's
-// exporter POSTs to /v1/traces as OTLP/JSON (OTEL_EXPORTER_OTLP_PROTOCOL=http/json, so no protobuf
-// decoding is needed) and keeps every span, flattened, with its resource's service name.
+// exporter POSTs to /v1/traces, as OTLP/JSON (http/json) or protobuf (http/protobuf, decoded with
+// the OTLP types @opentelemetry/otlp-transformer ships), and keeps every span, flattened, with its
+// resource's service name and the protocol it came in.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the generated protobufjs root has no module entry of its own
+const otlpTypes = require('@opentelemetry/otlp-transformer/build/src/generated/root') as {
+  opentelemetry: { proto: { collector: { trace: { v1: { ExportTraceServiceRequest: ProtoType } } } } };
+};
+interface ProtoType {
+  decode(b: Uint8Array): unknown;
+  toObject(m: unknown, o: { longs: NumberConstructor; defaults: boolean }): unknown;
+}
+const ExportTraceServiceRequest = otlpTypes.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 
 export interface CollectedSpan {
   traceId: string;
@@ -12,13 +22,14 @@ export interface CollectedSpan {
   kind: number;
   service: string;
   attributes: Record<string, string | number | boolean>;
+  protocol: 'http/json' | 'http/protobuf';
 }
 
 export interface OtlpCollector {
   /** http://127.0.0.1:PORT: the value of OTEL_EXPORTER_OTLP_ENDPOINT. */
   url: string;
   spans: CollectedSpan[];
-  /** Requests that were not OTLP/JSON trace exports (wrong path or content type, bad JSON). */
+  /** Requests that were not OTLP trace exports (wrong path or content type, undecodable body). */
   rejected: string[];
   close(): Promise<void>;
 }
@@ -36,8 +47,19 @@ interface KeyValue {
 interface ExportRequest {
   resourceSpans?: Array<{
     resource?: { attributes?: KeyValue[] };
-    scopeSpans?: Array<{ spans?: Array<{ traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; attributes?: KeyValue[] }> }>;
+    scopeSpans?: Array<{ spans?: Array<{ traceId: Id; spanId: Id; parentSpanId?: Id; name: string; kind: number; attributes?: KeyValue[] }> }>;
   }>;
+}
+
+/** Hex in OTLP/JSON, bytes in protobuf. */
+type Id = string | Uint8Array;
+const hex = (id: Id | undefined): string => (id === undefined ? '' : typeof id === 'string' ? id : Buffer.from(id).toString('hex'));
+
+/** The request, from either encoding; undefined for a content type that is neither. */
+function decode(type: string, body: Buffer): ExportRequest | undefined {
+  if (type.startsWith('application/json')) return JSON.parse(body.toString('utf8')) as ExportRequest;
+  if (type.startsWith('application/x-protobuf')) return ExportTraceServiceRequest.toObject(ExportTraceServiceRequest.decode(body), { longs: Number, defaults: false }) as ExportRequest;
+  return undefined;
 }
 
 const valueOf = (v: AnyValue): string | number | boolean => v.stringValue ?? (v.intValue !== undefined ? Number(v.intValue) : (v.boolValue ?? v.doubleValue ?? ''));
@@ -58,24 +80,27 @@ export async function startOtlpCollector(): Promise<OtlpCollector> {
     });
     req.on('end', () => {
       const type = req.headers['content-type'] ?? '';
-      if (req.method !== 'POST' || req.url !== '/v1/traces' || !type.startsWith('application/json') || size > MAX_BODY) {
-        rejected.push(`${req.method} ${req.url} ${type} ${size} bytes`);
-        res.writeHead(400).end();
-        return;
-      }
+      const protocol = type.startsWith('application/x-protobuf') ? 'http/protobuf' : 'http/json';
       try {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ExportRequest;
+        const body = req.method === 'POST' && req.url === '/v1/traces' && size <= MAX_BODY ? decode(type, Buffer.concat(chunks)) : undefined;
+        if (!body) {
+          rejected.push(`${req.method} ${req.url} ${type} ${size} bytes`);
+          res.writeHead(400).end();
+          return;
+        }
         for (const rs of body.resourceSpans ?? []) {
           const service = String(attrs(rs.resource?.attributes)['service.name'] ?? '');
           for (const ss of rs.scopeSpans ?? []) {
-            for (const s of ss.spans ?? []) {
-              spans.push({ traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId ?? '', name: s.name, kind: s.kind, service, attributes: attrs(s.attributes) });
+            for (const sp of ss.spans ?? []) {
+              spans.push({ traceId: hex(sp.traceId), spanId: hex(sp.spanId), parentSpanId: hex(sp.parentSpanId), name: sp.name, kind: sp.kind, service, attributes: attrs(sp.attributes), protocol });
             }
           }
         }
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+        // An empty ExportTraceServiceResponse: full success, in the request's encoding.
+        if (protocol === 'http/protobuf') res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+        else res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
       } catch (e) {
-        rejected.push(`bad JSON: ${(e as Error).message}`);
+        rejected.push(`undecodable ${type} body: ${(e as Error).message}`);
         res.writeHead(400).end();
       }
     });
