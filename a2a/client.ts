@@ -183,14 +183,14 @@ class Client implements A2AClient {
   ): AsyncGenerator<StreamResponse, void, undefined> {
     check();
     const ctx = this.ctx(op);
-    const stream = tracedStream(this.call(op, params), () => this.wire.stream(op, params, ctx, {
+    const stream = () => this.wire.stream(op, params, ctx, {
       ...(o.signal ? { signal: o.signal } : {}),
       idleTimeoutMs: o.idleTimeoutMs ?? this.transport.timeouts.streamIdleMs,
       maxFrameBytes: o.maxFrameBytes ?? this.o.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
       maxStreamBytes: o.maxStreamBytes ?? this.o.maxStreamBytes ?? DEFAULT_MAX_STREAM_BYTES,
       ...(this.o.maxResponseBytes !== undefined ? { maxResponseBytes: this.o.maxResponseBytes } : {}),
-    }));
-    for await (const frame of stream) yield validated(StreamResponseSchema, frame, ctx, 'stream frame');
+    });
+    yield* tracedStream(this.call(op, params), stream, (frame) => validated(StreamResponseSchema, frame, ctx, 'stream frame'));
   }
 
   private checkSend(p: SendMessageParams, op: string): void {

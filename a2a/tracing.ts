@@ -48,7 +48,7 @@ function startCall(call: A2ACallInfo): Span {
     ...(call.binding ? { [A2A_SPAN_ATTRIBUTES.binding]: call.binding } : {}),
     'url.full': displayUrl(call.url),
   });
-  noteTask(span, taskOf(call.params) ?? taskOf(call.params.message));
+  noteTask(span, taskOf(call.params));
   return span;
 }
 
@@ -96,9 +96,11 @@ export async function tracedCall<T>(call: A2ACallInfo, send: () => Promise<T>): 
 /**
  * A stream in one span, from its request until it ends, fails or its reader stops. The stream's
  * generator resumes inside the span's context, so the request it sends carries the span's
- * traceparent; each frame that names the task sets its id and state, so the span ends with the last.
+ * traceparent. Each frame goes through `check` (the client's validation) inside the span, so a
+ * frame refused there fails the span; each frame that names the task sets its id and state, so
+ * the span ends with the last.
  */
-export async function* tracedStream<T>(call: A2ACallInfo, open: () => AsyncIterator<T>): AsyncGenerator<T, void, undefined> {
+export async function* tracedStream<T>(call: A2ACallInfo, open: () => AsyncIterator<unknown>, check: (frame: unknown) => T): AsyncGenerator<T, void, undefined> {
   const span = startCall(call);
   const ctx = trace.setSpan(context.active(), span);
   const it = open();
@@ -110,15 +112,15 @@ export async function* tracedStream<T>(call: A2ACallInfo, open: () => AsyncItera
         done = true;
         return;
       }
-      if (span.isRecording()) noteTask(span, taskOf(r.value));
-      yield r.value;
+      const frame = check(r.value);
+      if (span.isRecording()) noteTask(span, taskOf(frame));
+      yield frame;
     }
   } catch (e) {
-    done = true;
     failed(span, e);
     throw e;
   } finally {
-    // A reader that stops early closes the stream as its own for-await would have.
+    // A reader that stops early, or a refused frame, closes the stream as a for-await would have.
     if (!done) await it.return?.();
     span.end();
   }

@@ -7,8 +7,8 @@
 //
 // The workflow interceptor modules are in every bundle (worker/workflow-bundle.ts), so an image's
 // prebuilt bundle traces when its worker is started with OTEL_* set. With tracing off they are
-// inert: no header carries a trace context, so they make no span and send nothing (see
-// `workflowInterceptorModules` below). docs/tracing.md has the measurement behind that choice.
+// inert: no header carries a trace context, so they load no OTel module, make no span and send
+// nothing (workflows/tracing.ts). docs/tracing.md has the measurement behind that choice.
 import type { ClientInterceptors } from '@temporalio/client';
 import type { InjectedSinks, WorkerInterceptors } from '@temporalio/worker';
 import type { OpenTelemetrySinks } from '@temporalio/interceptors-opentelemetry/lib/workflow/definitions';

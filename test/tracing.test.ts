@@ -6,7 +6,9 @@
 // one trace. Off by default (tracingSettings), and then free at a workflow start.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { context, trace } from '@opentelemetry/api';
 import { Client } from '@temporalio/client';
+import { connectA2A, TaskNotFoundError } from '../a2a';
 import { answerStep, startPlan } from '../client/plan';
 import { startTracing, tracingSettings, type Tracing } from '../runtime/tracing';
 import { tracingClientInterceptors } from '../runtime/temporal-tracing';
@@ -157,6 +159,27 @@ describe('the seed plan with tracing on', () => {
       }
     }
     expect(collector.rejected).toEqual([]);
+  });
+});
+
+describe('an A2A call with tracing on', () => {
+  it('is a CLIENT span under the active one, and a failed call says what failed', async () => {
+    const client = await connectA2A(reviewer.baseUrl, { agentName: 'code-reviewer' });
+    const parent = trace.getTracer('test').startSpan('caller');
+    try {
+      await expect(context.with(trace.setSpan(context.active(), parent), () => client.getTask({ id: 'no-such-task' }))).rejects.toThrow(TaskNotFoundError);
+    } finally {
+      parent.end();
+      await client.close();
+    }
+    const [span] = await collected(() => {
+      const found = collector.spans.filter((sp) => sp.parentSpanId === parent.spanContext().spanId);
+      return found.length > 0 ? found : undefined;
+    }, 'the GetTask span');
+    expect(span).toMatchObject({ name: 'A2A GetTask', kind: 3, traceId: parent.spanContext().traceId });
+    expect(span!.attributes).toMatchObject({ 'a2a.agent': 'code-reviewer', 'a2a.method': 'GetTask', 'a2a.task.id': 'no-such-task', 'error.type': 'TaskNotFoundError' });
+    // The agent saw the call's span as the parent of its work.
+    expect(reviewer.log.received.some((r) => r.headers.traceparent === `00-${span!.traceId}-${span!.spanId}-01`)).toBe(true);
   });
 });
 
