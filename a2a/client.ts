@@ -29,6 +29,7 @@ import {
   type TaskPushNotificationConfig,
 } from './schema';
 import { DEFAULT_MAX_FRAME_BYTES } from './sse';
+import { tracedCall, tracedStream, withTraceContext, type A2ACallInfo } from './tracing';
 import type {
   Binding,
   CallOptions,
@@ -110,7 +111,7 @@ function headersFor(o: A2AClientOptions, creds: AgentCredentials | undefined): H
   const version = o.protocolVersion ?? A2A_PROTOCOL_VERSION;
   if (version !== '') h['a2a-version'] = version;
   if (o.extensions && o.extensions.length > 0) h['a2a-extensions'] = o.extensions.join(',');
-  return (url) => ({ ...h, ...credentialHeaders(creds, url) });
+  return (url) => withTraceContext({ ...h, ...credentialHeaders(creds, url) });
 }
 
 function resolveCredentials(o: A2AClientOptions): AgentCredentials | undefined {
@@ -160,10 +161,17 @@ class Client implements A2AClient {
     return { agent: this.agent, url: this.url, operation, secrets: this.secrets };
   }
 
+  /** What the call's span names (a2a/tracing.ts). */
+  private call(method: string, params: RequestParams): A2ACallInfo {
+    return { agent: this.agent, method, binding: this.binding, url: this.url, params };
+  }
+
   private async unary<S extends z.ZodType>(op: UnaryOperation, params: RequestParams, schema: S, o: CallOptions = {}): Promise<z.output<S>> {
     const ctx = this.ctx(op);
-    const raw = await this.wire.call(op, params, ctx, { ...o, maxResponseBytes: this.o.maxResponseBytes });
-    return validated(schema, raw, ctx, 'response');
+    return tracedCall(this.call(op, params), async () => {
+      const raw = await this.wire.call(op, params, ctx, { ...o, maxResponseBytes: this.o.maxResponseBytes });
+      return validated(schema, raw, ctx, 'response');
+    });
   }
 
   /** Lazy: nothing is sent, and nothing throws, until the caller starts iterating. */
@@ -175,14 +183,14 @@ class Client implements A2AClient {
   ): AsyncGenerator<StreamResponse, void, undefined> {
     check();
     const ctx = this.ctx(op);
-    const stream = this.wire.stream(op, params, ctx, {
+    const stream = () => this.wire.stream(op, params, ctx, {
       ...(o.signal ? { signal: o.signal } : {}),
       idleTimeoutMs: o.idleTimeoutMs ?? this.transport.timeouts.streamIdleMs,
       maxFrameBytes: o.maxFrameBytes ?? this.o.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
       maxStreamBytes: o.maxStreamBytes ?? this.o.maxStreamBytes ?? DEFAULT_MAX_STREAM_BYTES,
       ...(this.o.maxResponseBytes !== undefined ? { maxResponseBytes: this.o.maxResponseBytes } : {}),
     });
-    for await (const frame of stream) yield validated(StreamResponseSchema, frame, ctx, 'stream frame');
+    yield* tracedStream(this.call(op, params), stream, (frame) => validated(StreamResponseSchema, frame, ctx, 'stream frame'));
   }
 
   private checkSend(p: SendMessageParams, op: string): void {
@@ -240,7 +248,8 @@ class Client implements A2AClient {
     requireString(ctx, p.taskId, 'taskId');
     requireString(ctx, p.id, 'id');
     // JSON-RPC answers `{}` or null, REST 204 or `{}`: anything else is suspicious but harmless.
-    await this.wire.call('DeleteTaskPushNotificationConfig', { taskId: p.taskId, id: p.id }, ctx, { ...o, maxResponseBytes: this.o.maxResponseBytes });
+    const params = { taskId: p.taskId, id: p.id };
+    await tracedCall(this.call('DeleteTaskPushNotificationConfig', params), () => this.wire.call('DeleteTaskPushNotificationConfig', params, ctx, { ...o, maxResponseBytes: this.o.maxResponseBytes }));
   }
 
   async getExtendedAgentCard(o?: CallOptions): Promise<AgentCard> {
@@ -262,12 +271,9 @@ export async function resolveAgentCard(baseUrl: string, o: A2AClientOptions & Ca
   const transport = o.transport ?? ownTransport(o);
   try {
     const creds = resolveCredentials(o);
-    return await fetchAgentCard(
-      transport,
-      baseUrl,
-      headersFor(o, creds),
-      { agent: cleanText(o.agentName ?? hostOf(baseUrl), [], 80), secrets: secretValues(creds) },
-      { signal: o.signal, timeoutMs: o.timeoutMs, maxResponseBytes: o.maxCardBytes ?? DEFAULT_MAX_CARD_BYTES },
+    const agent = cleanText(o.agentName ?? hostOf(baseUrl), [], 80);
+    return await tracedCall({ agent, method: 'GetAgentCard', url: baseUrl, params: {} }, () =>
+      fetchAgentCard(transport, baseUrl, headersFor(o, creds), { agent, secrets: secretValues(creds) }, { signal: o.signal, timeoutMs: o.timeoutMs, maxResponseBytes: o.maxCardBytes ?? DEFAULT_MAX_CARD_BYTES }),
     );
   } finally {
     if (!o.transport) await transport.close();

@@ -7,6 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { Client } from '@temporalio/client';
 import { Runtime } from '@temporalio/worker';
 import { connectClient, temporalTarget } from '../runtime/temporal-connection';
+import { tracingClientInterceptors } from '../runtime/temporal-tracing';
+import { startTracing } from '../runtime/tracing';
 import type { Logger } from 'pino';
 import { payloadSettings, plannerDataConverter } from '../payloads/data-converter';
 import { createLogger, installRuntime } from '../runtime/logger';
@@ -71,7 +73,10 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   if (config.PLANNER_METRICS_ADDRESS) installRuntime(logger, { metricsAddress: config.PLANNER_METRICS_ADDRESS, service: 'a2a-planner-api' });
   const target = temporalTarget(config, env);
   const connection = await connectClient(target);
-  const temporal = new Client({ connection, namespace: target.namespace, dataConverter: plannerDataConverter(payloadSettings(config)) });
+  // OTEL_* turn tracing on (docs/tracing.md): the plans this server starts continue its callers' traces.
+  const tracing = startTracing(env, 'a2a-planner-server');
+  const interceptors = tracingClientInterceptors(tracing);
+  const temporal = new Client({ connection, namespace: target.namespace, dataConverter: plannerDataConverter(payloadSettings(config)), interceptors });
   const server = await startServer({ config, temporal, logger });
   logger.info({ url: server.url, temporal: target.describe }, 'planner API listening');
   let stopping = false;
@@ -82,6 +87,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     void server
       .close()
       .then(() => connection.close())
+      .then(() => tracing?.flush())
       .then(() => process.exit(0));
   };
   process.once('SIGINT', () => stop('SIGINT'));

@@ -9,6 +9,8 @@ import { payloadSettings, plannerDataConverter } from '../payloads/data-converte
 import { pushSettings, type PlannerConfig } from '../runtime/config';
 import { connectClient, connectWorker, temporalTarget } from '../runtime/temporal-connection';
 import { startWaitGauges } from './wait-gauges';
+import { tracingClientInterceptors, tracingSinks, tracingWorkerInterceptors } from '../runtime/temporal-tracing';
+import { startTracing } from '../runtime/tracing';
 import { bundlePlannerWorkflows } from './workflow-bundle';
 
 export interface PlannerWorkers {
@@ -33,13 +35,15 @@ export async function createPlannerWorkers(config: PlannerConfig, logger: Logger
   const workflowSource: Pick<WorkerOptions, 'workflowBundle'> = {
     workflowBundle: config.PLANNER_WORKFLOW_BUNDLE ? { codePath: config.PLANNER_WORKFLOW_BUNDLE } : (opts.workflowBundle ?? (await bundlePlannerWorkflows())),
   };
+  // OTEL_* in the environment turn tracing on for this process (runtime/tracing.ts, docs/tracing.md).
+  const tracing = startTracing(opts.env ?? process.env, 'a2a-planner-worker');
   const target = temporalTarget(config, opts.env ?? process.env);
   const namespace = target.namespace;
   const connection = await connectWorker(target);
   const clientConnection = await connectClient(target);
   // Large payloads go to the blob store, on both sides: the workers' own and the activities' signals.
   const dataConverter = plannerDataConverter(payloadSettings(config));
-  const temporal = new Client({ connection: clientConnection, namespace, dataConverter });
+  const temporal = new Client({ connection: clientConnection, namespace, dataConverter, interceptors: tracingClientInterceptors(tracing) });
   // An agent may send whatever one payload may hold; the codec keeps it out of history.
   const agents = new AgentDirectory({ maxFrameBytes: config.PLANNER_PAYLOAD_MAX_BYTES, maxResponseBytes: config.PLANNER_PAYLOAD_MAX_BYTES });
   const activities = createActivities({
@@ -63,6 +67,8 @@ export async function createPlannerWorkers(config: PlannerConfig, logger: Logger
     ...workflowSource,
     dataConverter,
     activities: mainActivities,
+    interceptors: tracingWorkerInterceptors(tracing),
+    sinks: tracingSinks(tracing),
     maxCachedWorkflows: config.PLANNER_MAX_CACHED_WORKFLOWS,
     maxConcurrentWorkflowTaskExecutions: config.PLANNER_WORKFLOW_SLOTS,
     maxConcurrentActivityTaskExecutions: config.PLANNER_ACTIVITY_SLOTS,
@@ -77,6 +83,7 @@ export async function createPlannerWorkers(config: PlannerConfig, logger: Logger
     taskQueue: `${config.PLANNER_TASK_QUEUE}-watch`,
     dataConverter,
     activities: { watchTask, watchRemoteTask },
+    interceptors: tracingWorkerInterceptors(tracing),
     maxConcurrentActivityTaskExecutions: config.PLANNER_WATCH_SLOTS,
     // Activities that hold streams for weeks must not cost a poller each; a few pollers fill many slots.
     maxConcurrentActivityTaskPolls: Math.min(config.PLANNER_WATCH_POLLERS, config.PLANNER_WATCH_SLOTS),
@@ -98,6 +105,7 @@ export async function createPlannerWorkers(config: PlannerConfig, logger: Logger
         await agents.close();
         await connection.close();
         await clientConnection.close();
+        await tracing?.flush();
       }
     },
   };

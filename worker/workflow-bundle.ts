@@ -1,7 +1,9 @@
 // The workflow code, bundled once with webpack before the workers start. The bundler's logger is
 // quiet on success (webpack's asset table is noise to someone starting the planner) and still
 // shows its errors. Every bundle of the planner's workflows (worker, tests, bench, images,
-// cluster, recorded histories) is made here, so they are all the same code.
+// cluster, recorded histories) is made here, so they are all the same code. Every bundle holds the
+// tracing interceptors (workflows/tracing.ts): inert unless a traced client started the workflow,
+// so a prebuilt bundle traces once its worker is started with OTEL_* set (docs/tracing.md).
 import { bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
 
 const quietBundlerLogger = {
@@ -20,5 +22,5 @@ export async function bundlePlannerWorkflows(): Promise<WorkflowBundle> {
 
 /** The bundle with its source map (what the tests and the bench write to a file). */
 export function plannerBundle(logger: Parameters<typeof bundleWorkflowCode>[0]['logger'] = quietBundlerLogger): ReturnType<typeof bundleWorkflowCode> {
-  return bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger });
+  return bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), workflowInterceptorModules: [require.resolve('../workflows/tracing')], logger });
 }

@@ -1,9 +1,10 @@
 // What a workflow start costs in module evaluation. The SDK's reusable V8 context evaluates the
 // workflow bundle once, but every workflow gets its own module cache for the modules it imports
 // (@temporalio/worker/lib/workflow/reusable-vm.js, the __webpack_module_cache__ proxy), so
-// `importWorkflows()` runs those modules again at each start and after each cache eviction. This
-// replays that in a plain V8 context: the bundle once, then `importWorkflows()` with a fresh
-// per-workflow cache each time, and reports the CPU and the modules evaluated.
+// `importWorkflows()` and `importInterceptors()` run those modules again at each start and after
+// each cache eviction. This replays that in a plain V8 context: the bundle once, then both with a
+// fresh per-workflow cache each time, and reports the CPU and the modules evaluated. (The
+// interceptors are the tracing ones, workflows/tracing.ts: an untraced start loads no OTel module.)
 import { runInContext, createContext, Script } from 'node:vm';
 import { plannerBundle } from '../../worker/workflow-bundle';
 import { pct } from './runner';
@@ -26,7 +27,8 @@ export async function measureWorkflowModules(starts: number, code?: string): Pro
     get: (_, p) => shared.get(p) ?? own?.get(p),
     set: (_, p, v) => ((own ?? shared).set(p, v), true),
   });
-  const context = createContext({ console, TextEncoder, TextDecoder, URL, URLSearchParams, AbortController });
+  // `performance`: what the OTel interceptors give the sandbox, should a bundle load them at a start.
+  const context = createContext({ console, TextEncoder, TextDecoder, URL, URLSearchParams, AbortController, performance: { timeOrigin: Date.now(), now: () => 0 } });
   Object.defineProperty(context, '__webpack_module_cache__', { value: cache });
   new Script(code).runInContext(context);
   runInContext('__TEMPORAL__.preloadModules?.()', context);
@@ -34,7 +36,7 @@ export async function measureWorkflowModules(starts: number, code?: string): Pro
   for (let i = 0; i < starts; i++) {
     own = new Map();
     const t = process.cpuUsage();
-    runInContext('__TEMPORAL__.importWorkflows()', context);
+    runInContext('__TEMPORAL__.importWorkflows(); __TEMPORAL__.importInterceptors()', context);
     const d = process.cpuUsage(t);
     cpu.push((d.user + d.system) / 1000);
   }

@@ -16,6 +16,7 @@ import { JsonTooDeepError, refuseDeepJson } from '../json-depth';
 import { PlannerRequestHandler, requestScope } from './handler';
 import { PLAN_DOCUMENT_SKILL, planSkills, type PlanSkill } from './plans';
 import { sseKeepAlive } from './sse-keepalive';
+import { continueCallerTrace } from './trace-context';
 
 export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
 export const JSONRPC_PATH = '/a2a/jsonrpc';
@@ -90,7 +91,8 @@ export function a2aRouter(
   const scoped: RequestHandler = (req, res, next) => {
     const ac = new AbortController();
     res.on('close', () => ac.abort());
-    requestScope.run({ signal: ac.signal, principal: principalOfResponse(res.locals) }, () => next());
+    // Inside the caller's trace, when it sent one (trace-context.ts).
+    requestScope.run({ signal: ac.signal, principal: principalOfResponse(res.locals) }, () => continueCallerTrace(req, res, next));
   };
   const bearer = requireBearer(auth);
   const bounds = { limit: ctx.config.PLANNER_API_BODY_LIMIT, maxDepth: ctx.config.PLANNER_JSON_MAX_DEPTH };

@@ -7,6 +7,7 @@ import { statusQuery, type DelegatedTaskStatus } from '../../workflows/delegated
 import type { DelegatedTaskWorkflow } from '../../workflows/delegated-task/workflow';
 import { testDataConverter, testEnv } from '../harness/planner';
 import { eventually } from './wait';
+import { tracingSinks } from '../../runtime/temporal-tracing';
 
 export type TaskHandle = WorkflowHandle<typeof DelegatedTaskWorkflow>;
 
@@ -37,7 +38,8 @@ export async function replayAll(client: Client, workflowIds: string[]): Promise<
   const source = (async function* () {
     for (const h of histories) yield await h;
   })();
-  for await (const r of Worker.runReplayHistories({ workflowBundle: { codePath: testEnv().bundle }, dataConverter: testDataConverter() }, source)) {
+  // A traced workflow's spans leave through the `exporter` sink, which a replay never calls but must know.
+  for await (const r of Worker.runReplayHistories({ workflowBundle: { codePath: testEnv().bundle }, dataConverter: testDataConverter(), sinks: tracingSinks(undefined) }, source)) {
     replayed++;
     if (r.error) errors.push(`${r.workflowId}: ${String(r.error)}`);
   }
