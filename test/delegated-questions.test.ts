@@ -155,4 +155,18 @@ it('scopes message ids and alert keys to the execution chain, so a reused workfl
   expect((await second.result()).taskId).toBe(q2.taskId);
 });
 
+it("polls a question less often as it ages (inputPoll growing to inputPollMax), and still answers", async () => {
+  const handle = await suite.start({ agent: agent(), message: { text: DIFF }, policies: { watch: { inputPoll: '100ms', inputPollMax: '400ms' } } });
+  const q = await waitForStatus(handle, (x) => x.waitingOn === 'human', 'the question');
+  const polls = (): number => reviewer.log.requests.filter((r) => r.method === 'GetTask' && r.taskId === q.taskId).length;
+  await new Promise((r) => setTimeout(r, 6000));
+  // A fixed 100 ms poll would have asked ~60 times in 6 s; growing to 400 ms it asks at most ~20.
+  const asked = polls();
+  expect(asked).toBeGreaterThanOrEqual(3);
+  expect(asked).toBeLessThanOrEqual(20);
+  expect((await answerTask(suite.client, handle.workflowId, { text: 'main' })).state).toBe('TASK_STATE_COMPLETED');
+  const types = eventTypes(await handle.fetchHistory());
+  expect(types.MarkerRecorded).toBeGreaterThanOrEqual(1); // the input-poll-grows patch, asked once growth began
+});
+
 itReplaysItsHistories(suite);

@@ -70,7 +70,7 @@ const isDeadline = (d: unknown): boolean =>
   oneOf(['remind', 'fail', 'cancel'])(d.onDeadline) &&
   optional(d.remindEvery, isDuration);
 
-const WATCH_DURATIONS = ['pollInitial', 'pollMax', 'idleTimeout', 'heartbeatTimeout', 'firstHeartbeatTimeout', 'firstLease', 'lease', 'inputPoll', 'unreachableAfter', 'coalesce', 'pushBackstop'];
+const WATCH_DURATIONS = ['pollInitial', 'pollMax', 'idleTimeout', 'heartbeatTimeout', 'firstHeartbeatTimeout', 'firstLease', 'lease', 'inputPoll', 'inputPollMax', 'unreachableAfter', 'coalesce', 'pushBackstop'];
 const WATCH_KEYS = [...WATCH_DURATIONS, 'mode', 'onUnreachable', 'maxEmptyCloses', 'push'];
 const isWatch = (w: unknown): boolean =>
   isObj(w) &&

@@ -12,7 +12,7 @@ import { CONFIRM_PUSHED_END_PATCH, PushedEndConfirmation } from './pushed-end';
 import { Alerts, type AlertKind } from './alerts';
 import { CANCEL_FOLLOWS_SEND_PATCH, followedSend, sendCalls, shortCalls, type Calls } from './calls';
 import type { DelegatedTaskCarry, Question, Wait } from './carry';
-import { nearer, untilDeadline, waitFor } from './deadlines';
+import { inputPollMs, nearer, untilDeadline, waitFor } from './deadlines';
 import { authRoundsExceeded, checkResolution, deadlineExceeded, type DeadlineKind } from './outcome';
 import { Publisher } from './publish';
 import { statusOf } from './status';
@@ -208,9 +208,9 @@ export class Delegation {
       this.alert('input', question.turn, 0);
     }
     // Nothing is held while a human thinks; a slow GetTask notices a task that ended at the agent.
-    const pollMs = msToNumber(policies.watch.inputPoll);
     while (!this.pendingAnswer && this.questionIsCurrent()) {
       if (this.historyFull()) return;
+      const pollMs = inputPollMs(policies.watch, wait);
       const deadline = nearer(untilDeadline(policies.input, wait), untilDeadline(policies.total, this.overall));
       const sleep = deadline === undefined ? pollMs : Math.min(pollMs, deadline);
       if (await condition(() => this.pendingAnswer !== undefined || !this.questionIsCurrent() || this.historyFull(), sleep)) continue;

@@ -83,6 +83,11 @@ export const WatchPolicySchema = z.object({
   lease: DurationSchema.default('6h'),
   /** While a question waits (no activity held), GetTask this often to notice a task that ended at the agent. */
   inputPoll: DurationSchema.default('10m'),
+  /**
+   * The poll's interval grows with the question's age (half of it) up to this: a question a person
+   * leaves for a week costs ~20 polls, not 1,008 (deadlines.ts inputPollMs).
+   */
+  inputPollMax: DurationSchema.default('24h'),
   /** Watching that has failed this long (agent unreachable) alerts the operator (kind `unreachable`). */
   unreachableAfter: DurationSchema.default('5m'),
   /** After that alert: keep trying with a slow backoff (`alert`), or fail the task (`fail`). */
