@@ -15,6 +15,7 @@ import {
   errorClassOf,
   HttpStatusError,
   InvalidParamsError,
+  InvalidRequestError,
   UnknownRemoteError,
   UnsupportedOperationError,
   type A2AError,
@@ -59,7 +60,8 @@ const EMPTY_REASONS = new Set(['UNKNOWN_ERROR']);
  * Seen in test/interop.test.ts ("a task that ends at the agent while a human thinks", go).
  */
 function readQuirks(cls: A2AErrorClass | undefined, message: string): A2AErrorClass | undefined {
-  if (cls === InvalidParamsError && refusesTaskInTerminalState(message)) return UnsupportedOperationError;
+  // a2a-js 0.3 (A2A v0.3) says InvalidRequest: "Task … is in a terminal state (completed) and cannot be modified".
+  if ((cls === InvalidParamsError || cls === InvalidRequestError) && refusesTaskInTerminalState(message)) return UnsupportedOperationError;
   return cls;
 }
 
@@ -164,6 +166,11 @@ export function errorFromHttpStatus(res: HttpErrorResponse, ctx: ErrorContext): 
     // A JSON-RPC peer that also uses HTTP statuses for errors.
     if (rec['jsonrpc'] === '2.0' && rec['error'] !== undefined) {
       const e = JsonRpcErrorObjectSchema.safeParse(rec['error']);
+      if (e.success) return errorFromJsonRpc(e.data, ctx, http);
+    }
+    // A2A v0.3's HTTP+JSON error in a2a-js 0.3: the JSON-RPC error object, bare, whatever the status.
+    if (typeof rec['code'] === 'number' && typeof rec['message'] === 'string' && rec['error'] === undefined) {
+      const e = JsonRpcErrorObjectSchema.safeParse(rec);
       if (e.success) return errorFromJsonRpc(e.data, ctx, http);
     }
     const status = RestErrorBodySchema.safeParse(body);
