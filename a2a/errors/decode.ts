@@ -173,6 +173,8 @@ export function errorFromHttpStatus(res: HttpErrorResponse, ctx: ErrorContext): 
       const e = JsonRpcErrorObjectSchema.safeParse(rec);
       if (e.success) return errorFromJsonRpc(e.data, ctx, http);
     }
+    // a2a-python 0.3's HTTP+JSON error: only `{message}`; the status decides, the text is shown.
+    if (typeof rec['message'] === 'string' && Object.keys(rec).length === 1) return statusError(res, ctx, http, cleanText(rec['message'], ctx.secrets));
     const status = RestErrorBodySchema.safeParse(body);
     if (status.success) return errorFromRestStatus(status.data.error, res.status, ctx, http);
     // application/problem+json (spec examples §6.4/§6.5) with an A2A error type: no reason, so the status decides.

@@ -19,7 +19,7 @@ import {
   UnsupportedOperationError,
   type A2AErrorClass,
 } from '../../errors';
-import { errorFromJsonRpc } from '../../errors/decode';
+import { errorFromJsonRpc, refusesTaskInTerminalState } from '../../errors/decode';
 import { exchangeJson, jsonEvents, openEventStream, type HeadersFor, type HttpMethod, type HttpRequest, type HttpTransport } from '../../http';
 import { trimTrailing } from '../../remote-text';
 import { JsonRpcErrorObjectSchema } from '../../schema';
@@ -96,7 +96,9 @@ function classByStatus(status: number, path: string): A2AErrorClass | undefined 
 /** The error a non-2xx answer means: by a2a-js's code when the body has one, else by the status. */
 function reread(e: unknown, path: string, ctx: ErrorContext): unknown {
   if (!(e instanceof HttpStatusError) || e.status === undefined) return e;
-  const cls = classByStatus(e.status, path);
+  const byStatus = classByStatus(e.status, path);
+  // a2a-python 0.3 refuses a message to a finished task with 422 "Task … is in terminal state" (errors/decode.ts readQuirks).
+  const cls = byStatus === InvalidParamsError && refusesTaskInTerminalState(e.message) ? UnsupportedOperationError : byStatus;
   return cls ? new cls(e.message, callDetails(ctx, { status: e.status })) : e;
 }
 
