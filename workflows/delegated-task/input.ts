@@ -33,6 +33,11 @@ export const AgentRefSchema = z
     /** The binding to prefer when the card offers several. */
     binding: z.enum(['jsonrpc', 'http+json']).optional(),
     /**
+     * The A2A protocol version to speak: default 1.0 whenever the card offers it, else 0.3
+     * (docs/a2a-client.md). '0.3' keeps talking v0.3 to an agent whose card offers both.
+     */
+    a2aVersion: z.enum(['1.0', '0.3']).optional(),
+    /**
      * The environment variable, on the workers, that holds the agent's bearer token (a plan's
      * `credentialEnv`); only the name enters history. Without it, A2A_AGENT_CREDENTIALS applies.
      */

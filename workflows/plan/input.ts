@@ -29,6 +29,11 @@ export const PlanAgentSchema = z
     /** The binding to use when the card offers both. */
     binding: z.enum(['jsonrpc', 'http+json']).optional(),
     /**
+     * The A2A protocol version to speak: default 1.0 whenever the card offers it, else 0.3
+     * (docs/a2a-client.md). '0.3' keeps talking v0.3 to an agent whose card offers both.
+     */
+    a2aVersion: z.enum(['1.0', '0.3']).optional(),
+    /**
      * The environment variable (on the workers) holding the agent's bearer token; the token never
      * enters history. Only under PLANNER_AGENT_TOKEN_, and only in the operator's plan files
      * (plans/load.ts refuses it elsewhere; the worker checks again).

@@ -11,7 +11,7 @@
  *   `blocking` differs by SDK (a2a-js 0.3 waits for the event marked `final`, so an agent that
  *   keeps its stream open through `auth-required` blocks the call until the task ends). The layer
  *   sends `blocking: false` and asks `tasks/get` (50 ms, doubling to 1 s) until the task is
- *   terminal or interrupted, for at most the call's timeout (default the transport's headers
+ *   terminal or interrupted in a status other than the one an answer was sent to, for at most the call's timeout (default the transport's headers
  *   timeout, what a blocking call would have waited); then it answers the task as it last saw it.
  * - v1.0's SubscribeToTask starts with the current Task (spec §3.1.6); v0.3's `tasks/resubscribe`
  *   need not (a2a-python 0.3 sends only later events). Once the agent has answered the
@@ -92,20 +92,28 @@ export class V03Binding implements WireBinding {
     return lift(op, await this.wire.call(method, paramsToV03(op, params), ctx, o), ctx);
   }
 
-  /** v1.0's blocking send on v0.3: a non-blocking send, then tasks/get until the task settles. */
+  /**
+   * v1.0's blocking send on v0.3: a non-blocking send, then tasks/get until the task settles. An
+   * answer to a waiting task must not settle on the wait it answers (a non-blocking reply may
+   * show the task as it was), so the task's status is read first and only another one counts.
+   */
   private async sendAndSettle(params: RequestParams, ctx: ErrorContext, o: WireCallOptions): Promise<SendMessageResponse> {
     const deadline = Date.now() + (o.timeoutMs ?? this.settleCapMs);
+    const p = params as unknown as SendMessageParams;
+    const getCtx = { ...ctx, operation: 'GetTask' };
+    const get = async (id: string, historyLength?: number): Promise<Task> =>
+      lift('GetTask', await this.wire.call('tasks/get', paramsToV03('GetTask', { id, historyLength }), getCtx, { ...o, timeoutMs: Math.max(1, deadline - Date.now()) }), ctx) as Task;
+    // Unreadable before: the send decides (it fails the same way, or the agent knows better).
+    const before = p.message.taskId ? await get(p.message.taskId, 0).then(statusKey, () => undefined) : undefined;
     const down = paramsToV03('SendMessage', params);
     const sent = lift('SendMessage', await this.wire.call('message/send', { ...down, configuration: { ...(down['configuration'] as object), blocking: false } }, ctx, o), ctx) as SendMessageResponse;
     if (!('task' in sent)) return sent;
     let task: Task = sent.task;
-    const historyLength = (params as unknown as SendMessageParams).configuration?.historyLength;
-    for (let wait = 50; !isTerminal(task.status.state) && !isInterrupted(task.status.state); wait = Math.min(wait * 2, 1000)) {
-      const left = deadline - Date.now();
-      if (left <= wait) break;
+    const settled = (t: Task): boolean => isTerminal(t.status.state) || (isInterrupted(t.status.state) && statusKey(t) !== before);
+    for (let wait = 50; !settled(task); wait = Math.min(wait * 2, 1000)) {
+      if (deadline - Date.now() <= wait) break;
       await pause(wait, o.signal, ctx);
-      const get = { ...o, timeoutMs: deadline - Date.now() };
-      task = lift('GetTask', await this.wire.call('tasks/get', paramsToV03('GetTask', { id: task.id, historyLength }), { ...ctx, operation: 'GetTask' }, get), ctx) as Task;
+      task = await get(task.id, p.configuration?.historyLength);
     }
     return { task };
   }
@@ -138,4 +146,9 @@ function pause(ms: number, signal: AbortSignal | undefined, ctx: ErrorContext): 
     if (signal?.aborted) aborted();
     else signal?.addEventListener('abort', aborted, { once: true });
   });
+}
+
+/** What tells one status from another when an agent gives no timestamps: its state and its message. */
+function statusKey(t: Task): string {
+  return `${t.status.state}|${t.status.message?.messageId ?? ''}|${t.status.timestamp ?? ''}`;
 }

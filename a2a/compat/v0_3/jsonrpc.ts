@@ -9,7 +9,7 @@ import { exchangeJson, jsonEvents, openEventStream, type HeadersFor, type HttpRe
 import { unwrapJsonRpc } from '../../jsonrpc';
 import type { WireCallOptions, WireStreamOptions } from '../../types';
 import type { V03Method, V03StreamMethod } from './to-v0_3';
-import type { V03Stream, V03Wire } from './wire';
+import { dropBody, type V03Stream, type V03Wire } from './wire';
 
 export class V03JsonRpcWire implements V03Wire {
   readonly binding = 'JSONRPC' as const;
@@ -40,6 +40,6 @@ export class V03JsonRpcWire implements V03Wire {
     async function* events(): AsyncGenerator<unknown, void, undefined> {
       for await (const { json } of jsonEvents(res, ctx, o)) yield unwrapJsonRpc(json, id, ctx, 'stream frame');
     }
-    return { events: events(), release: () => void (res.body.destroyed || res.body.destroy()) };
+    return { events: events(), release: () => dropBody(res.body) };
   }
 }

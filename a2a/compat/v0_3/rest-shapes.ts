@@ -1,6 +1,6 @@
 /**
  * v0.3's HTTP+JSON binding carries its proto's JSON, not the JSON-RPC objects: a message's parts
- * are `content`, a status's message is `update`, a message reply is `msg`, states are
+ * are `content`, a message reply is `msg`, states are
  * `TASK_STATE_*` (with v0.3's `TASK_STATE_CANCELLED`), roles `ROLE_*`, a file part is
  * `{file: {fileWithBytes | fileWithUri}}`, a data part `{data: {data}}`, a push config is named
  * `tasks/{id}/pushNotificationConfigs/{configId}`. These schemas read those shapes and turn them
@@ -67,9 +67,13 @@ const ProtoMessageSchema = z
     ...(m.extensions?.length ? { extensions: m.extensions } : {}),
   }));
 
+/** The proto field is `update`, its JSON name `message`; a peer printing field names sends `update`. */
 const ProtoStatusSchema = z
-  .object({ state: ProtoStateSchema, update: ProtoMessageSchema.optional(), timestamp: z.string().optional() })
-  .transform((s) => ({ state: PROTO_STATES[s.state], ...(s.update ? { message: s.update } : {}), ...(s.timestamp ? { timestamp: s.timestamp } : {}) }));
+  .object({ state: ProtoStateSchema, message: ProtoMessageSchema.optional(), update: ProtoMessageSchema.optional(), timestamp: z.string().optional() })
+  .transform((s) => {
+    const message = s.message ?? s.update;
+    return { state: PROTO_STATES[s.state], ...(message ? { message } : {}), ...(s.timestamp ? { timestamp: s.timestamp } : {}) };
+  });
 
 const ProtoArtifactSchema = z.object({
   artifactId: z.string(),

@@ -36,7 +36,7 @@ import {
 } from './rest-shapes';
 import { V03AgentCardSchema, type V03PushConfig } from './schema';
 import type { V03Method, V03StreamMethod } from './to-v0_3';
-import type { V03Stream, V03Wire } from './wire';
+import { dropBody, type V03Stream, type V03Wire } from './wire';
 import type { z } from 'zod';
 
 interface Route {
@@ -162,7 +162,7 @@ export class V03RestWire implements V03Wire {
         yield v.value;
       }
     }
-    return { events: events(), release: () => void (res.body.destroyed || res.body.destroy()) };
+    return { events: events(), release: () => dropBody(res.body) };
   }
 }
 

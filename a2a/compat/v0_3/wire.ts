@@ -22,3 +22,13 @@ export interface V03Wire {
   /** Resolves once the agent has answered with an event stream (its headers), before any event. */
   open(method: V03StreamMethod, params: Record<string, unknown>, ctx: ErrorContext, o: WireStreamOptions): Promise<V03Stream>;
 }
+
+/**
+ * Drops a stream's body that may never have been read. A listener first: undici's body emits an
+ * abort error when destroyed unread, which would otherwise be an unhandled 'error' event.
+ */
+export function dropBody(body: { readonly destroyed: boolean; destroy(): void; on(event: 'error', f: () => void): unknown }): void {
+  if (body.destroyed) return;
+  body.on('error', () => undefined);
+  body.destroy();
+}
