@@ -42,16 +42,18 @@ function record(req: Request): void {
   let method: string;
   let taskId: string | undefined;
   let message: Record<string, unknown> | undefined;
-  if (req.baseUrl.endsWith('/jsonrpc')) {
+  const path = req.originalUrl.split('?')[0]!;
+  if (path.startsWith('/a2a/jsonrpc')) {
     const params = rec(body['params']);
     method = str(body['method']) ?? '';
     message = params['message'] ? rec(params['message']) : undefined;
     taskId = str(params['id']) ?? str(params['taskId']) ?? str(message?.['taskId']);
   } else {
-    method = v03RestMethod(req.method, req.path);
+    const route = path.replace(/^\/a2a\/rest/, '');
+    method = v03RestMethod(req.method, route);
     // The REST binding's proto JSON: SendMessageRequest.request is the message, its parts `content`.
     message = body['request'] ? rec(body['request']) : undefined;
-    taskId = /^\/v1\/tasks\/([^/:]+)/.exec(req.path)?.[1] ?? str(message?.['taskId']);
+    taskId = /^\/v1\/tasks\/([^/:]+)/.exec(route)?.[1] ?? str(message?.['taskId']);
   }
   log({ event: 'request', at, method, path: req.originalUrl, taskId: taskId ?? '' });
   if (!message) return;
