@@ -26,13 +26,15 @@ function pythonV03(): string {
   return python;
 }
 
-export function startV03Agent(sdk: V03Sdk, kind: AgentKind, o: SdkAgentOptions = {}): Promise<SdkAgent> {
+/** push: the card offers push notifications and the agent delivers them (both SDKs' in-memory store and sender). */
+export function startV03Agent(sdk: V03Sdk, kind: AgentKind, o: SdkAgentOptions & { push?: boolean } = {}): Promise<SdkAgent> {
   const flags = [
     '--agent', kind,
     '--questions', String(o.questions ?? 1),
     '--auth-loops', String(o.authRounds ?? 1),
     '--preferred-binding', o.preferredBinding ?? 'JSONRPC',
     '--streaming', String(o.streaming ?? true),
+    '--push', String(o.push ?? false),
   ];
   if (sdk === 'js-v03') return spawnSdkAgent(sdk, kind, join(ROOT, 'node_modules', '.bin', 'tsx'), [join(__dirname, 'js-v03', 'main.mts'), ...flags]);
   return spawnSdkAgent(sdk, kind, pythonV03(), [join(__dirname, 'python-v03', 'agents.py'), ...flags]);

@@ -31,7 +31,7 @@ export class V03JsonRpcWire implements V03Wire {
     const { req, id } = this.request(method, params, 'application/json');
     const res = await exchangeJson(this.transport, req, ctx, o);
     if (res.json === undefined) throw invalidResponse(ctx, `empty response body (HTTP ${res.status})`);
-    return unwrapJsonRpc(res.json, id, ctx, 'response');
+    return unwrapJsonRpc(withNullResult(res.json), id, ctx, 'response');
   }
 
   async open(method: V03StreamMethod, params: Record<string, unknown>, ctx: ErrorContext, o: WireStreamOptions): Promise<V03Stream> {
@@ -42,4 +42,10 @@ export class V03JsonRpcWire implements V03Wire {
     }
     return { events: events(), release: () => dropBody(res.body) };
   }
+}
+
+/** a2a-python 0.3 leaves out a null `result` (tasks/pushNotificationConfig/delete answers `{jsonrpc, id}`). */
+function withNullResult(json: unknown): unknown {
+  if (json === null || typeof json !== 'object' || 'result' in json || 'error' in json) return json;
+  return { ...json, result: null };
 }

@@ -108,11 +108,11 @@ export function paramsToV03(op: UnaryOperation | StreamOperation, p: RequestPara
       return defined({ id: str(p, 'id'), metadata: p['metadata'] });
     case 'SubscribeToTask':
       return { id: str(p, 'id') };
-    case 'CreateTaskPushNotificationConfig':
-      return {
-        taskId: str(p, 'taskId'),
-        pushNotificationConfig: pushConfigToV03(p as unknown as Parameters<typeof pushConfigToV03>[0]),
-      };
+    case 'CreateTaskPushNotificationConfig': {
+      // The id both SDKs give a config that comes without one; a2a-python 0.3's HTTP+JSON gives it none.
+      const config = { id: str(p, 'taskId'), ...(p as unknown as Parameters<typeof pushConfigToV03>[0]) };
+      return { taskId: str(p, 'taskId'), pushNotificationConfig: pushConfigToV03(config) };
+    }
     case 'GetTaskPushNotificationConfig':
     case 'DeleteTaskPushNotificationConfig':
       return { id: str(p, 'taskId'), pushNotificationConfigId: str(p, 'id') };

@@ -17,7 +17,7 @@ import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import express, { type Request } from 'express';
 import type { AgentCard } from 'a2a-sdk-v03';
-import { DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor } from 'a2a-sdk-v03/server';
+import { DefaultPushNotificationSender, DefaultRequestHandler, InMemoryPushNotificationStore, InMemoryTaskStore, type AgentExecutor } from 'a2a-sdk-v03/server';
 import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from 'a2a-sdk-v03/server/express';
 import { CodeReviewerV03, DeployerV03 } from './executors';
 /** The v0.3 method a REST route stands for, so both bindings log alike. */
@@ -75,6 +75,7 @@ const { values: flags } = parseArgs({
     'auth-loops': { type: 'string', default: '1' },
     'preferred-binding': { type: 'string', default: 'JSONRPC' },
     streaming: { type: 'string', default: 'true' },
+    push: { type: 'string', default: 'false' },
   },
 });
 const kind = flags.agent === 'deployer' ? 'deployer' : 'code-reviewer';
@@ -98,12 +99,13 @@ async function main(): Promise<void> {
     preferredTransport: first.transport,
     additionalInterfaces: [first, second],
     version: '0.1.0',
-    capabilities: { streaming: flags.streaming !== 'false', pushNotifications: false },
+    capabilities: { streaming: flags.streaming !== 'false', pushNotifications: flags.push === 'true' },
     defaultInputModes: ['text/plain'],
     defaultOutputModes: ['application/json', 'text/plain'],
     skills: [{ id: kind, name: kind, description: kind, tags: [kind] }],
   };
-  const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
+  const pushStore = new InMemoryPushNotificationStore();
+  const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor, undefined, pushStore, new DefaultPushNotificationSender(pushStore));
   app.use(express.json());
   app.use('/a2a', (req, _res, next) => {
     record(req);

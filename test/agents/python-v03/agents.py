@@ -20,6 +20,7 @@ import sys
 import time
 import uuid
 
+import httpx
 import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -30,7 +31,7 @@ from a2a.server.agent_execution import AgentExecutor, RequestContext
 from a2a.server.apps import A2ARESTFastAPIApplication, A2AStarletteApplication
 from a2a.server.events import EventQueue
 from a2a.server.request_handlers import DefaultRequestHandler
-from a2a.server.tasks import InMemoryTaskStore, TaskUpdater
+from a2a.server.tasks import BasePushNotificationSender, InMemoryPushNotificationConfigStore, InMemoryTaskStore, TaskUpdater
 from a2a.types import (
     AgentCapabilities,
     AgentCard,
@@ -256,6 +257,7 @@ def main() -> None:
     parser.add_argument('--auth-loops', type=int, default=1)
     parser.add_argument('--streaming', choices=['true', 'false'], default='true')
     parser.add_argument('--preferred-binding', choices=['JSONRPC', 'HTTP+JSON'], default='JSONRPC')
+    parser.add_argument('--push', choices=['true', 'false'], default='false')
     args = parser.parse_args()
 
     # The card names the port, so bind first.
@@ -288,12 +290,18 @@ def main() -> None:
         preferred_transport=interfaces[0].transport,
         additional_interfaces=interfaces,
         version='0.1.0',
-        capabilities=AgentCapabilities(streaming=args.streaming == 'true', push_notifications=False),
+        capabilities=AgentCapabilities(streaming=args.streaming == 'true', push_notifications=args.push == 'true'),
         default_input_modes=['text/plain'],
         default_output_modes=['application/json', 'text/plain'],
         skills=[AgentSkill(id=args.agent, name=args.agent, description=description, tags=[args.agent])],
     )
-    handler = DefaultRequestHandler(agent_executor=executor, task_store=InMemoryTaskStore())
+    push_store = InMemoryPushNotificationConfigStore()
+    handler = DefaultRequestHandler(
+        agent_executor=executor,
+        task_store=InMemoryTaskStore(),
+        push_config_store=push_store,
+        push_sender=BasePushNotificationSender(httpx.AsyncClient(), push_store),
+    )
 
     async def approve_route(request: Request) -> JSONResponse:
         task_id = request.path_params['task_id']
