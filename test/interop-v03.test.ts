@@ -2,7 +2,7 @@
 // 0.3.14 and a2a-sdk (Python) 0.3.26 (test/agents/sdk-agents-v03.ts), each card offering only v0.3.
 // The cases the v1.0 agents run in interop.test.ts, on both v0.3 bindings where they were run on
 // v1.0's: every call reaches the agent under its v0.3 name, and the planner behaves as on v1.0.
-import { answerTask } from '../client/delegated-task';
+import { answerTask, resolveSend } from '../client/delegated-task';
 import { connectA2A } from '../a2a';
 import { BASE_BRANCH_QUESTION, MIGRATIONS_QUESTION } from './agents';
 import type { SdkAgent, V03Sdk } from './agents/sdk-agents';
@@ -220,6 +220,31 @@ describe('races and faults', () => {
       expect((await handle.result()).state).toBe('TASK_STATE_COMPLETED');
       expect(sent(agent, handle.workflowId)).toHaveLength(1);
       expect(alertKeys(handle.workflowId).size).toBe(1);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
+describe('an ambiguous first send (v0.3 has no ListTasks)', () => {
+  it.concurrent.each(V03_SDKS)('%s: a lost reply with no task id learned asks the operator, naming why; a resend then goes on', async (sdk) => {
+    const agent = agents[sdk].pollOnly;
+    const proxy = await startCuttingProxy(agent.baseUrl);
+    try {
+      const workflowId = `ambiguous-v03-${sdk}-${Date.now()}`;
+      proxy.cutNext((body) => body.includes(`${workflowId}/`)); // the first message/send reaches the agent; its reply is lost
+      const handle = await suite.start({ agent: { name: 'deployer', url: proxy.baseUrl }, message: { text: DEPLOY }, policies: { watch: fastWatch } }, workflowId);
+      const s = await waitForStatus(handle, (x) => x.unresolvedSend !== undefined, `${sdk}: the unresolved send`, 30_000);
+      expect(s.unresolvedSend).toMatch(/A2A v0\.3 has no ListTasks/);
+      await eventually(() => suite.sink.forWorkflow(workflowId).find((a) => a.body.kind === 'unresolved'), `${sdk}: the unresolved alert`);
+      expect(sent(agent, workflowId)).toHaveLength(1);
+      // Neither SDK knows a messageId it has seen: the operator's resend makes a second task.
+      await resolveSend(suite.client, workflowId, { action: 'resend' });
+      const waiting = await waitForStatus(handle, (x) => x.waitingOn === 'operator' && x.unresolvedSend === undefined, `${sdk}: auth-required after the resend`);
+      await agent.approve(waiting.taskId!);
+      expect((await handle.result()).state).toBe('TASK_STATE_COMPLETED');
+      const ids = sent(agent, workflowId).map((m) => m.messageId);
+      expect({ arrivals: ids.length, distinct: new Set(ids).size }).toEqual({ arrivals: 2, distinct: 1 }); // the same messageId, resent
     } finally {
       await proxy.close();
     }
