@@ -5,6 +5,7 @@ import { eventToV1, taskToV1 } from '../../a2a/compat/v0_3/to-v1';
 import { methodOf, paramsToV03 } from '../../a2a/compat/v0_3/to-v0_3';
 import { ProtoSendResponseSchema, ProtoStreamResponseSchema, ProtoTaskPushConfigSchema, sendRequestToProto } from '../../a2a/compat/v0_3/rest-shapes';
 import { errorFromHttpStatus } from '../../a2a/errors/decode';
+import { AgentRefSchema } from '../../workflows/delegated-task/input';
 import { PlanAgentSchema } from '../../workflows/plan/input';
 
 const v03Card = {
@@ -62,9 +63,13 @@ describe('cards and the version choice', () => {
     expect(v02.ok ? '' : `${v02.problem.path}: ${v02.problem.detail}`).toMatch(/^supportedInterfaces: /);
   });
 
-  it('lets a plan force the version per agent', () => {
+  it('lets a plan force the version per agent, and take a v0.3 card inline', () => {
     expect(PlanAgentSchema.parse({ url: 'http://127.0.0.1:1', a2aVersion: '0.3' })).toMatchObject({ a2aVersion: '0.3' });
     expect(PlanAgentSchema.safeParse({ url: 'http://127.0.0.1:1', a2aVersion: '0.2' }).success).toBe(false);
+    const inline = AgentRefSchema.parse({ name: 'deployer', card: v03Card });
+    expect(inline.card?.supportedInterfaces.map((i) => i.protocolVersion)).toEqual(['0.3.0', '0.3.0']);
+    const bad = AgentRefSchema.safeParse({ name: 'deployer', card: { ...v03Card, version: undefined } });
+    expect(bad.success ? [] : bad.error.issues.map((i) => i.path.join('.'))).toEqual(['card.version']);
   });
 });
 

@@ -2,7 +2,7 @@
 // and its steps; each step becomes one DelegatedTaskWorkflow, run in dependency order.
 // Deterministic code only: PlanWorkflow imports this file (no node modules, no I/O).
 import { z } from 'zod';
-import { AgentCardSchema } from '../../a2a/schema';
+import { AnyVersionAgentCardSchema } from '../../a2a/compat/v0_3/card';
 import { DeadlinePolicySchema, DurationSchema, WatchPolicySchema } from '../delegated-task/input';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -25,7 +25,7 @@ export const PlanAgentSchema = z
       .refine((u) => !/^[a-z]+:\/\/[^/?#]*@/i.test(u), 'no user:password@ in the URL; name the variable holding the credential in credentialEnv')
       .optional(),
     /** The agent card: a file path relative to the plan file (plan files only), or the card itself. */
-    card: z.union([z.string().min(1), AgentCardSchema]).optional(),
+    card: z.union([z.string().min(1), AnyVersionAgentCardSchema]).optional(),
     /** The binding to use when the card offers both. */
     binding: z.enum(['jsonrpc', 'http+json']).optional(),
     /**

@@ -5,6 +5,7 @@
  * card of the same agent whose interfaces say protocolVersion 0.3, so interface selection
  * (../../card.ts) sees one shape whichever version the agent speaks.
  */
+import { z } from 'zod';
 import { AgentCardSchema, type AgentCard } from '../../schema';
 import { parseWith, type ParseResult } from '../../validate';
 import { V03AgentCardSchema } from './schema';
@@ -35,3 +36,17 @@ export function parseAgentCard(json: unknown): ParseResult<AgentCard> {
   for (const i of lifted.supportedInterfaces) if (!listed.has(`${i.protocolBinding} ${i.url} ${i.protocolVersion}`)) card.supportedInterfaces.push(i);
   return { ok: true, value: card };
 }
+
+const anyVersionCard = z.unknown().transform((json, ctx): AgentCard => {
+  const r = parseAgentCard(json);
+  if (r.ok) return r.value;
+  ctx.addIssue({ code: 'custom', message: r.problem.detail, path: r.problem.keys.filter((k): k is string | number => typeof k !== 'symbol') });
+  return z.NEVER;
+});
+
+/**
+ * A card given inline (a plan's agent, an API call), of either version, as a zod schema whose
+ * output is the v1.0 card; a problem is reported at its field's path. Typed as the v1.0 schema:
+ * TypeScript callers build v1.0 cards, a v0.3 card arrives only as JSON.
+ */
+export const AnyVersionAgentCardSchema = anyVersionCard as unknown as typeof AgentCardSchema;
