@@ -226,6 +226,28 @@ describe('races and faults', () => {
   });
 });
 
+describe("typed errors from each v0.3 SDK's answers, on both bindings", () => {
+  const cases = V03_SDKS.flatMap((sdk) => (['JSONRPC', 'HTTP+JSON'] as const).map((binding) => [sdk, binding] as const));
+  it.each(cases)('%s over %s', async (sdk, binding) => {
+    const client = await connectA2A(agents[sdk].reviewer.baseUrl, { agentName: 'code-reviewer', preferredBindings: [binding] });
+    const nameOf = (p: Promise<unknown>) => p.then(() => 'ok', (e: Error) => e.name);
+    try {
+      const message = (text: string, taskId?: string) => ({ messageId: `errors-${sdk}-${binding}-${text}`, role: 'ROLE_USER' as const, parts: [{ text }], ...(taskId ? { taskId } : {}) });
+      const first = await client.sendMessage({ message: message('diff +x') });
+      const taskId = 'task' in first ? first.task.id : '';
+      expect((await client.cancelTask({ id: taskId })).status.state).toBe('TASK_STATE_CANCELED');
+      expect({
+        unknownTask: await nameOf(client.getTask({ id: 'no-such-task' })),
+        answerToFinishedTask: await nameOf(client.sendMessage({ message: message('main', taskId) })),
+        cancelFinishedTask: await nameOf(client.cancelTask({ id: taskId })),
+        listTasks: await client.listTasks({}).then(() => 'ok', (e: Error) => `${e.name}: ${/A2A v0\.3 has no ListTasks/.test(e.message)}`),
+      }).toEqual({ unknownTask: 'TaskNotFoundError', answerToFinishedTask: 'UnsupportedOperationError', cancelFinishedTask: 'TaskNotCancelableError', listTasks: 'UnsupportedOperationError: true' });
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe('an ambiguous first send (v0.3 has no ListTasks)', () => {
   it.concurrent.each(V03_SDKS)('%s: a lost reply with no task id learned asks the operator, naming why; a resend then goes on', async (sdk) => {
     const agent = agents[sdk].pollOnly;
