@@ -6,9 +6,10 @@ import type { ErrorContext } from './call-context';
 import { invalidResponse, noCompatibleInterface } from './errors';
 import { toA2AError } from './errors/transport';
 import { exchangeJson, type HeadersFor, type HttpTransport } from './http';
-import { AgentCardSchema, type AgentCard, type AgentInterface } from './schema';
-import { BINDINGS, type Binding } from './types';
-import { describeProblem, parseWith } from './validate';
+import { isV03Version, parseAgentCard } from './compat/v0_3/card';
+import type { AgentCard, AgentInterface } from './schema';
+import { A2A_VERSIONS, BINDINGS, type A2AVersion, type Binding } from './types';
+import { describeProblem } from './validate';
 import { trimTrailing } from './remote-text';
 
 export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
@@ -38,7 +39,7 @@ export async function fetchAgentCard(
   }
   const c: ErrorContext = { ...ctx, url, operation: 'GetAgentCard' };
   const res = await exchangeJson(transport, { url, method: 'GET', headers: { ...headersFor(url), accept: 'application/json' } }, c, o);
-  const parsed = parseWith(AgentCardSchema, res.json);
+  const parsed = parseAgentCard(res.json);
   if (!parsed.ok) throw invalidResponse(c, describeProblem(parsed.problem, 'agent card'));
   const card = parsed.value;
   for (const iface of card.supportedInterfaces) {
@@ -61,23 +62,36 @@ function speaksV1(i: AgentInterface): boolean {
   return /^1\.0(\.\d+)?$/.test(i.protocolVersion.trim());
 }
 
+function versionOf(i: AgentInterface): A2AVersion | undefined {
+  if (speaksV1(i)) return '1.0';
+  return isV03Version(i.protocolVersion) ? '0.3' : undefined;
+}
+
+type Usable = { iface: AgentInterface; binding: Binding; version: A2AVersion };
+
 /**
- * Without a preference, the first interface in card order that this client supports (the card
- * lists them by the agent's preference, spec §8.3.1); with one, the first match of each
- * preferred binding in turn.
+ * The protocol version first: v1.0 whenever the card offers a usable v1.0 interface, else v0.3
+ * (or only the version `version` forces). Then, at that version, without a binding preference the
+ * first interface in card order (the card lists them by the agent's preference, spec §8.3.1);
+ * with one, the first match of each preferred binding in turn.
  */
 export function selectInterface(
   card: AgentCard,
   preferred: readonly Binding[] | undefined,
   ctx: ErrorContext,
-): { iface: AgentInterface; binding: Binding } {
+  version?: A2AVersion,
+): Usable {
   const usable = card.supportedInterfaces
-    .map((iface) => ({ iface, binding: bindingOf(iface) }))
-    .filter((x): x is { iface: AgentInterface; binding: Binding } => x.binding !== undefined && speaksV1(x.iface));
+    .map((iface) => ({ iface, binding: bindingOf(iface), version: versionOf(iface) }))
+    .filter((x): x is Usable => x.binding !== undefined && x.version !== undefined);
   const order = preferred && preferred.length > 0 ? preferred : undefined;
-  const chosen = order ? order.map((b) => usable.find((u) => u.binding === b)).find((u) => u !== undefined) : usable[0];
-  if (chosen) return chosen;
+  for (const v of version ? [version] : A2A_VERSIONS) {
+    const at = usable.filter((u) => u.version === v);
+    const chosen = order ? order.map((b) => at.find((u) => u.binding === b)).find((u) => u !== undefined) : at[0];
+    if (chosen) return chosen;
+  }
   const offered = card.supportedInterfaces.map((i) => `${i.protocolBinding} ${i.protocolVersion}`).join(', ');
   const wanted = (order ?? BINDINGS).join(' or ');
-  throw noCompatibleInterface(ctx, `no interface with binding ${wanted} at protocol version ${A2A_PROTOCOL_VERSION} (card offers: ${offered})`);
+  const versions = version ?? A2A_VERSIONS.join(' or ');
+  throw noCompatibleInterface(ctx, `no interface with binding ${wanted} at protocol version ${versions} (card offers: ${offered})`);
 }

@@ -3,7 +3,10 @@
  * validates every result and frame against the schemas, so a response that would be accepted
  * on one binding is accepted on the other.
  */
-import { A2A_PROTOCOL_VERSION, fetchAgentCard, selectInterface } from './card';
+import { fetchAgentCard, selectInterface } from './card';
+import { V03Binding } from './compat/v0_3/binding';
+import { V03JsonRpcWire } from './compat/v0_3/jsonrpc';
+import { V03RestWire } from './compat/v0_3/rest';
 import { credentialHeaders, credentialsFor, secretValues, type AgentCredentials } from './credentials';
 import { cleanText, type ErrorContext } from './call-context';
 import { invalidParams, invalidResponse } from './errors';
@@ -31,6 +34,7 @@ import {
 import { DEFAULT_MAX_FRAME_BYTES } from './sse';
 import { tracedCall, tracedStream, withTraceContext, type A2ACallInfo } from './tracing';
 import type {
+  A2AVersion,
   Binding,
   CallOptions,
   CancelTaskParams,
@@ -52,6 +56,8 @@ import type { z } from 'zod';
 export interface A2AClient {
   readonly card: AgentCard;
   readonly binding: Binding;
+  /** The protocol version spoken to this agent; whatever it is, the calls take and give v1.0 objects. */
+  readonly a2aVersion: A2AVersion;
   readonly url: string;
   readonly tenant?: string;
   /** Blocking by default: returns once the task is terminal or interrupted (spec §3.2.2). */
@@ -85,6 +91,11 @@ export interface A2AClientOptions {
   credentials?: AgentCredentials | null;
   /** Binding order to try; default: the card's own order. */
   preferredBindings?: Binding[];
+  /**
+   * The protocol version to speak; default: 1.0 whenever the card offers a usable 1.0 interface,
+   * else 0.3. Forcing one the card does not offer fails with NoCompatibleInterfaceError.
+   */
+  a2aVersion?: A2AVersion;
   timeouts?: Timeouts;
   /** Cap on one stream frame; default 4 MiB. */
   maxFrameBytes?: number;
@@ -99,18 +110,20 @@ export interface A2AClientOptions {
   /** Extension URIs to declare in `A2A-Extensions`. */
   extensions?: string[];
   /**
-   * Value of the `A2A-Version` header; default "1.0". An empty string omits the header, which
-   * only a conformance test should want (servers then assume 0.3, spec §3.6.2).
+   * Value of the `A2A-Version` header; default the version spoken ("1.0" or "0.3"). An empty
+   * string omits the header, which only a conformance test should want (servers then assume 0.3,
+   * spec §3.6.2).
    */
   protocolVersion?: string;
 }
 
 /** The headers of every request; the credential's only on requests to its origins (judged per URL). */
-function headersFor(o: A2AClientOptions, creds: AgentCredentials | undefined): HeadersFor {
+function headersFor(o: A2AClientOptions, creds: AgentCredentials | undefined, spoken: A2AVersion = '1.0'): HeadersFor {
   const h: Record<string, string> = { 'user-agent': 'a2a-planner/a2a-client' };
-  const version = o.protocolVersion ?? A2A_PROTOCOL_VERSION;
+  const version = o.protocolVersion ?? spoken;
   if (version !== '') h['a2a-version'] = version;
-  if (o.extensions && o.extensions.length > 0) h['a2a-extensions'] = o.extensions.join(',');
+  // v0.3 named the extensions header with an X- prefix.
+  if (o.extensions && o.extensions.length > 0) h[spoken === '0.3' ? 'x-a2a-extensions' : 'a2a-extensions'] = o.extensions.join(',');
   return (url) => withTraceContext({ ...h, ...credentialHeaders(creds, url) });
 }
 
@@ -131,6 +144,7 @@ function requireString(ctx: ErrorContext, value: unknown, field: string): void {
 
 class Client implements A2AClient {
   readonly binding: Binding;
+  readonly a2aVersion: A2AVersion;
   readonly url: string;
   readonly tenant?: string;
   private readonly wire: WireBinding;
@@ -146,15 +160,23 @@ class Client implements A2AClient {
     const creds = resolveCredentials(o);
     this.secrets = secretValues(creds);
     this.agent = cleanText(o.agentName ?? card.name, [], 80);
-    const { iface, binding } = selectInterface(card, o.preferredBindings, { agent: this.agent, url: card.supportedInterfaces[0]?.url ?? '' });
+    const ctx = { agent: this.agent, url: card.supportedInterfaces[0]?.url ?? '' };
+    const { iface, binding, version } = selectInterface(card, o.preferredBindings, ctx, o.a2aVersion);
     this.binding = binding;
+    this.a2aVersion = version;
     this.url = iface.url;
     if (iface.tenant) this.tenant = iface.tenant;
-    const headers = headersFor(o, creds);
-    this.wire =
-      binding === 'JSONRPC'
-        ? new JsonRpcBinding(transport, iface.url, this.tenant, headers)
-        : new RestBinding(transport, iface.url, this.tenant, headers);
+    const headers = headersFor(o, creds, version);
+    if (version === '0.3') {
+      // v0.3 has no tenants: one mapping at the edge, then the same checks as v1.0 (compat/v0_3/).
+      const wire = binding === 'JSONRPC' ? new V03JsonRpcWire(transport, iface.url, headers) : new V03RestWire(transport, iface.url, headers);
+      this.wire = new V03Binding(wire, transport.timeouts.headersMs);
+    } else {
+      this.wire =
+        binding === 'JSONRPC'
+          ? new JsonRpcBinding(transport, iface.url, this.tenant, headers)
+          : new RestBinding(transport, iface.url, this.tenant, headers);
+    }
   }
 
   private ctx(operation: string): ErrorContext {

@@ -39,28 +39,28 @@ export class JsonRpcBinding implements WireBinding {
     };
   }
 
-  /** Unwraps a response envelope: the result, or the mapped error thrown. */
-  private unwrap(json: unknown, id: number, ctx: ErrorContext, what: string): unknown {
-    const env = parseWith(JsonRpcResponseSchema, json);
-    if (!env.ok) throw invalidResponse(ctx, describeProblem(env.problem, what));
-    // Some servers answer errors raised before reading the request with id null.
-    if (!idMatches(env.value.id, id)) throw invalidResponse(ctx, `${what} id ${JSON.stringify(env.value.id)} does not match request id ${id}`);
-    if ('error' in env.value) throw errorFromJsonRpc(env.value.error, ctx);
-    return env.value.result;
-  }
-
   async call(op: UnaryOperation, params: RequestParams, ctx: ErrorContext, o: WireCallOptions): Promise<unknown> {
     const { req, id } = this.request(op, params, 'application/json');
     const res = await exchangeJson(this.transport, req, ctx, o);
     if (res.json === undefined) throw invalidResponse(ctx, `empty response body (HTTP ${res.status})`);
-    return this.unwrap(res.json, id, ctx, 'response');
+    return unwrapJsonRpc(res.json, id, ctx, 'response');
   }
 
   async *stream(op: StreamOperation, params: RequestParams, ctx: ErrorContext, o: WireStreamOptions): AsyncGenerator<unknown, void, undefined> {
     const { req, id } = this.request(op, params, 'text/event-stream');
     const res = await openEventStream(this.transport, req, ctx, { signal: o.signal, maxResponseBytes: o.maxResponseBytes });
-    for await (const { json } of jsonEvents(res, ctx, o)) yield this.unwrap(json, id, ctx, 'stream frame');
+    for await (const { json } of jsonEvents(res, ctx, o)) yield unwrapJsonRpc(json, id, ctx, 'stream frame');
   }
+}
+
+/** Unwraps a response envelope (v1.0 and v0.3 alike): the result, or the mapped error thrown. */
+export function unwrapJsonRpc(json: unknown, id: number, ctx: ErrorContext, what: string): unknown {
+  const env = parseWith(JsonRpcResponseSchema, json);
+  if (!env.ok) throw invalidResponse(ctx, describeProblem(env.problem, what));
+  // Some servers answer errors raised before reading the request with id null.
+  if (!idMatches(env.value.id, id)) throw invalidResponse(ctx, `${what} id ${JSON.stringify(env.value.id)} does not match request id ${id}`);
+  if ('error' in env.value) throw errorFromJsonRpc(env.value.error, ctx);
+  return env.value.result;
 }
 
 function idMatches(got: JsonRpcId | undefined, sent: number): boolean {

@@ -5,6 +5,10 @@ import type { TaskState } from './schema';
 export type Binding = 'JSONRPC' | 'HTTP+JSON';
 export const BINDINGS: readonly Binding[] = ['JSONRPC', 'HTTP+JSON'];
 
+/** The protocol versions this client speaks, in the order it picks them (compat/v0_3/ for 0.3). */
+export type A2AVersion = '1.0' | '0.3';
+export const A2A_VERSIONS: readonly A2AVersion[] = ['1.0', '0.3'];
+
 export interface CallOptions {
   signal?: AbortSignal;
   /** Deadline for the whole call; TimeoutError('call') when it passes. */

@@ -30,7 +30,7 @@ export class AgentDirectory {
   }
 
   client(agent: AgentRef): Promise<A2AClient> {
-    const key = `${agent.name}|${agent.binding ?? ''}|${agent.credentialEnv ?? ''}|${agent.callerNamed ? 'caller' : ''}|${agent.url ?? JSON.stringify(agent.card)}`;
+    const key = `${agent.name}|${agent.binding ?? ''}|${agent.a2aVersion ?? ''}|${agent.credentialEnv ?? ''}|${agent.callerNamed ? 'caller' : ''}|${agent.url ?? JSON.stringify(agent.card)}`;
     const hit = this.clients.get(key);
     if (hit && Date.now() - hit.at < CARD_TTL_MS) return hit.client;
     // The client reads the agent's credentials from configuration by this name (unless given here).
@@ -44,6 +44,7 @@ export class AgentDirectory {
       agentName: agent.name,
       transport: this.transport,
       ...(agent.binding ? { preferredBindings: [agent.binding === 'jsonrpc' ? 'JSONRPC' : 'HTTP+JSON'] } : {}),
+      ...(agent.a2aVersion ? { a2aVersion: agent.a2aVersion } : {}),
       ...(credentials !== undefined ? { credentials } : {}),
     };
     const client = agent.card

@@ -10,10 +10,14 @@ import { pushToken, pushUrl, type PushSettings } from './push-token';
 /** Registers the planner's webhook for one task, once: a retried registration finds the config it made. */
 export async function ensurePushConfig(client: A2AClient, push: PushSettings, workflowId: string, taskId: string): Promise<string | undefined> {
   const url = pushUrl(push.baseUrl, workflowId, taskId);
+  const token = pushToken(push.secret, workflowId, taskId);
+  // v0.3 sets a config under its id (the client layer gives the task's), so setting it again replaces
+  // it: no list first, which a2a-python 0.3's HTTP+JSON does not implement (HTTP 500).
+  if (client.a2aVersion === '0.3') return (await client.createTaskPushNotificationConfig({ taskId, url, token })).id;
   const existing = await client.listTaskPushNotificationConfigs({ taskId });
   const mine = existing.configs.find((c) => c.url === url);
   if (mine?.id) return mine.id;
-  const created = await client.createTaskPushNotificationConfig({ taskId, url, token: pushToken(push.secret, workflowId, taskId) });
+  const created = await client.createTaskPushNotificationConfig({ taskId, url, token });
   return created.id;
 }
 

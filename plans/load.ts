@@ -4,7 +4,7 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Document } from 'yaml';
 import { refusedAgentUrls, type OutboundPolicy } from '../a2a/outbound-policy';
-import { AgentCardSchema } from '../a2a/schema';
+import { parseAgentCard } from '../a2a/compat/v0_3/card';
 import { explainIssues, formatPath } from '../a2a/validate';
 import { checkPlan, resolveInputs, type PlanProblem } from '../workflows/plan/check';
 import { checkAgentTrust, overriddenAgent, withRegisteredAgents, type PlanTrust } from './caller-agents';
@@ -154,12 +154,10 @@ function withAgents(plan: Plan, opts: LoadOptions, fail: (p: PlanProblem[]) => n
       // JSON.parse's message quotes the file's start: not shown, whatever the file is.
       fail([{ path: ['agents', name, 'card'], message: `the card file ${shown} is not valid JSON` }]);
     }
-    const card = AgentCardSchema.safeParse(json);
-    if (!card.success) {
-      const p = explainIssues(card.error.issues, json);
-      fail([{ path: ['agents', name, 'card'], message: `the card file ${shown} is not an agent card: ${p.path || '(root)'}: ${p.detail}` }]);
-    }
-    agents[name] = { ...agent, card: card.data! };
+    // A v0.3 card is read as the v1.0 card of the same agent (a2a/compat/v0_3/card.ts).
+    const card = parseAgentCard(json);
+    if (!card.ok) fail([{ path: ['agents', name, 'card'], message: `the card file ${shown} is not an agent card: ${card.problem.path || '(root)'}: ${card.problem.detail}` }]);
+    agents[name] = { ...agent, card: card.value };
   }
   // The address policy, judged here so a plan naming an internal address never starts (and again on connect).
   const refused = Object.entries(agents).flatMap(([name, agent]) =>

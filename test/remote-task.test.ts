@@ -41,6 +41,27 @@ describe('RemoteTask', () => {
     expect(t.authEntries).toBe(2);
   });
 
+  it('takes a status without timestamps in the same state but other words as newer (a2a-python 0.3 over HTTP+JSON sends none)', () => {
+    const t = new RemoteTask();
+    const bare = (state: 'TASK_STATE_AUTH_REQUIRED' | 'TASK_STATE_INPUT_REQUIRED', text: string): Observation => ({ source: 'stream', taskId: 't1', status: { state, text } });
+    t.apply(bare('TASK_STATE_AUTH_REQUIRED', 'approve at /a (approval 1 of 2)'));
+    expect(t.apply(bare('TASK_STATE_AUTH_REQUIRED', 'approve at /a (approval 1 of 2)'))).toBe(false);
+    expect(t.apply(bare('TASK_STATE_AUTH_REQUIRED', 'approve at /a (approval 2 of 2)'))).toBe(true);
+    expect({ rounds: t.authEntries, text: t.text }).toEqual({ rounds: 2, text: 'approve at /a (approval 2 of 2)' });
+    const q = new RemoteTask();
+    q.apply(bare('TASK_STATE_INPUT_REQUIRED', 'Which branch?'));
+    const version = q.version;
+    expect(q.apply(bare('TASK_STATE_INPUT_REQUIRED', 'Migrations too?'))).toBe(true);
+    expect({ text: q.text, moved: q.version > version }).toEqual({ text: 'Migrations too?', moved: true });
+  });
+
+  it('before status-words-without-time, kept ignoring such a status', () => {
+    const t = new RemoteTask();
+    t.wordsWithoutTime = () => false;
+    t.apply({ source: 'stream', taskId: 't1', status: { state: 'TASK_STATE_INPUT_REQUIRED', text: 'Which branch?' } });
+    expect(t.apply({ source: 'stream', taskId: 't1', status: { state: 'TASK_STATE_INPUT_REQUIRED', text: 'Migrations too?' } })).toBe(false);
+  });
+
   it('never lets a stale snapshot roll artifacts back', () => {
     const t = new RemoteTask();
     t.apply(obs('TASK_STATE_WORKING', 5, 'working', { artifacts: [artifact('a', 'new')] }));

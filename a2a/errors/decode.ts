@@ -15,6 +15,7 @@ import {
   errorClassOf,
   HttpStatusError,
   InvalidParamsError,
+  InvalidRequestError,
   UnknownRemoteError,
   UnsupportedOperationError,
   type A2AError,
@@ -59,7 +60,8 @@ const EMPTY_REASONS = new Set(['UNKNOWN_ERROR']);
  * Seen in test/interop.test.ts ("a task that ends at the agent while a human thinks", go).
  */
 function readQuirks(cls: A2AErrorClass | undefined, message: string): A2AErrorClass | undefined {
-  if (cls === InvalidParamsError && refusesTaskInTerminalState(message)) return UnsupportedOperationError;
+  // a2a-js 0.3 (A2A v0.3) says InvalidRequest: "Task … is in a terminal state (completed) and cannot be modified".
+  if ((cls === InvalidParamsError || cls === InvalidRequestError) && refusesTaskInTerminalState(message)) return UnsupportedOperationError;
   return cls;
 }
 
@@ -166,6 +168,13 @@ export function errorFromHttpStatus(res: HttpErrorResponse, ctx: ErrorContext): 
       const e = JsonRpcErrorObjectSchema.safeParse(rec['error']);
       if (e.success) return errorFromJsonRpc(e.data, ctx, http);
     }
+    // A2A v0.3's HTTP+JSON error in a2a-js 0.3: the JSON-RPC error object, bare, whatever the status.
+    if (typeof rec['code'] === 'number' && typeof rec['message'] === 'string' && rec['error'] === undefined) {
+      const e = JsonRpcErrorObjectSchema.safeParse(rec);
+      if (e.success) return errorFromJsonRpc(e.data, ctx, http);
+    }
+    // a2a-python 0.3's HTTP+JSON error: only `{message}`; the status decides, the text is shown.
+    if (typeof rec['message'] === 'string' && Object.keys(rec).length === 1) return statusError(res, ctx, http, cleanText(rec['message'], ctx.secrets));
     const status = RestErrorBodySchema.safeParse(body);
     if (status.success) return errorFromRestStatus(status.data.error, res.status, ctx, http);
     // application/problem+json (spec examples §6.4/§6.5) with an A2A error type: no reason, so the status decides.

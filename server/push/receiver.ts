@@ -1,6 +1,6 @@
 // The webhook that agents push task events to, served by `planner serve` beside the API. It checks
 // the per-task token (an HMAC the receiver recomputes: no stored state, any replica can check it),
-// parses the frame with the same schema as the stream reader, and answers 2xx only once the event is
+// parses the frame with the same schema as the stream reader (or a v0.3 agent's Task, lifted to one), and answers 2xx only once the event is
 // recorded in the workflow's history (as an `observe` signal). Repeated deliveries are harmless:
 // the workflow keeps the newest status by timestamp. Its replies keep the receiver's own wire shape,
 // {error: "..."}, which agents' logs already show; it does not take the API's bearer token.
@@ -8,7 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { Router, type Response } from 'express';
 import type { Logger } from 'pino';
-import { StreamResponseSchema, describeProblem, parseWith } from '../../a2a';
+import { describeProblem, parsePushNotification } from '../../a2a';
 import { observeFrame } from '../../activities/observe';
 import { tokenMatches } from '../../activities/push-token';
 import { observeSignal } from '../../workflows/delegated-task/messages';
@@ -39,7 +39,8 @@ export function pushRouter(opts: PushOptions): Router {
     } catch {
       return reply(res, 400, 'body is not JSON');
     }
-    const parsed = parseWith(StreamResponseSchema, json);
+    // A v1.0 StreamResponse, or the Task a v0.3 agent posts (a2a/compat/v0_3/push.ts).
+    const parsed = parsePushNotification(json);
     if (!parsed.ok) return reply(res, 400, describeProblem(parsed.problem, 'StreamResponse'));
     const observation = observeFrame(parsed.value, 'push');
     if (!observation) return reply(res, 204);

@@ -380,19 +380,24 @@ describe('error mapping from real (custom) responses', () => {
 describe('cards and connections', () => {
   afterEach(() => hostile.setCard(hostile.card));
 
-  test('a v0.3 card is rejected with the missing field named', async () => {
-    hostile.setCard({ name: 'old', description: 'v0.3', url: `${hostile.baseUrl}/rpc`, preferredTransport: 'JSONRPC', protocolVersion: '0.3', version: '1', capabilities: {}, skills: [] });
+  test('a v0.3 card is read as one whose interfaces speak 0.3; a broken one fails with the missing field named', async () => {
+    const v03 = { name: 'old', description: 'v0.3', url: `${hostile.baseUrl}/rpc`, preferredTransport: 'JSONRPC', protocolVersion: '0.3', version: '1', capabilities: {}, skills: [] };
+    hostile.setCard(v03);
+    const c = await resolveAgentCard(hostile.baseUrl);
+    expect(c.supportedInterfaces).toEqual([{ url: `${hostile.baseUrl}/rpc`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' }]);
+    expect(createA2AClient(c).a2aVersion).toBe('0.3');
+    hostile.setCard({ ...v03, capabilities: undefined });
     const e = await thrown(() => resolveAgentCard(hostile.baseUrl));
     expect(e.name).toBe('InvalidAgentResponseError');
-    expect(e.message).toContain('agent card field supportedInterfaces: missing required field');
+    expect(e.message).toContain('agent card field capabilities: missing required field');
   });
 
   test('no usable interface -> NoCompatibleInterfaceError', async () => {
-    hostile.setCard({ ...hostile.card, supportedInterfaces: [{ url: `${hostile.baseUrl}/grpc`, protocolBinding: 'GRPC', protocolVersion: '1.0' }, { url: `${hostile.baseUrl}/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' }] });
+    hostile.setCard({ ...hostile.card, supportedInterfaces: [{ url: `${hostile.baseUrl}/grpc`, protocolBinding: 'GRPC', protocolVersion: '1.0' }, { url: `${hostile.baseUrl}/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '0.2' }] });
     const c = await resolveAgentCard(hostile.baseUrl);
     const e = await thrown(async () => createA2AClient(c));
     expect(e.name).toBe('NoCompatibleInterfaceError');
-    expect(e.message).toContain('GRPC 1.0, JSONRPC 0.3');
+    expect(e.message).toContain('GRPC 1.0, JSONRPC 0.2');
   });
 
   test("the chosen interface's tenant goes into every request", async () => {

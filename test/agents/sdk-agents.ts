@@ -17,6 +17,8 @@ export type Sdk = 'js' | 'python' | 'go';
 export const SDKS: readonly Sdk[] = ['js', 'python', 'go'];
 export const SDK_LABEL: Record<Sdk, string> = { js: '@a2a-js/sdk 1.3.0', python: 'a2a-sdk (Python) 1.3.0', go: 'a2a-go v2.4.0' };
 export type AgentKind = 'code-reviewer' | 'deployer';
+/** The A2A v0.3 SDKs (sdk-agents-v03.ts). */
+export type V03Sdk = 'js-v03' | 'python-v03';
 
 export interface SdkAgentOptions {
   /** code-reviewer: INPUT_REQUIRED turns before it completes (default 1). */
@@ -50,7 +52,7 @@ export interface ArrivedMessage {
 }
 
 export interface SdkAgent {
-  sdk: Sdk;
+  sdk: Sdk | V03Sdk;
   kind: AgentKind;
   baseUrl: string;
   requests: ArrivedRequest[];
@@ -121,8 +123,13 @@ function childArgs(sdk: 'python' | 'go', kind: AgentKind, o: SdkAgentOptions): {
   return { command: bin.go, args: [...flags, `--streaming=${String(o.streaming ?? true)}`] };
 }
 
-async function startChild(sdk: 'python' | 'go', kind: AgentKind, o: SdkAgentOptions): Promise<SdkAgent> {
+function startChild(sdk: 'python' | 'go', kind: AgentKind, o: SdkAgentOptions): Promise<SdkAgent> {
   const { command, args } = childArgs(sdk, kind, o);
+  return spawnSdkAgent(sdk, kind, command, args);
+}
+
+/** Runs an agent as a child that logs `listening`, `request` and `message` JSON lines on stdout. */
+export async function spawnSdkAgent(sdk: SdkAgent['sdk'], kind: AgentKind, command: string, args: string[]): Promise<SdkAgent> {
   const child: ChildProcess = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PYTHONUNBUFFERED: '1' } });
   const requests: ArrivedRequest[] = [];
   const messages: ArrivedMessage[] = [];

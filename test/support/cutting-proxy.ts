@@ -21,9 +21,11 @@ export interface CuttingProxy {
   cutNext(match: (body: string) => boolean): void;
   /**
    * Forward the next matching request; if its reply is a stream, pass its first frame on and then
-   * drop the connection (the agent keeps working); any other reply is dropped whole.
+   * drop the connection (the agent keeps working); any other reply is dropped whole. afterHeaders:
+   * drop it as soon as the stream's headers are through, before any frame (a2a-python 0.3 sends a
+   * subscription nothing until the task moves).
    */
-  cutStreamAfterFirstFrame(match: (req: ProxiedRequest) => boolean): void;
+  cutStreamAfterFirstFrame(match: (req: ProxiedRequest) => boolean, o?: { afterHeaders?: boolean }): void;
   /** From now on answer ListTasks as a2a-go answers an unauthenticated caller (-31401 / HTTP 401). */
   refuseListTasks(): void;
   /** ListTasks requests answered with that refusal. */
@@ -78,6 +80,7 @@ export async function startCuttingProxy(target: string): Promise<CuttingProxy> {
   const cut: CuttingProxy['cut'] = [];
   let pending: ((body: string) => boolean) | undefined;
   let pendingStreamCut: ((req: ProxiedRequest) => boolean) | undefined;
+  let cutAfterHeaders = false;
   let refusing = false;
   const refused: CuttingProxy['refused'] = [];
   const holds: Array<{ match: (req: ProxiedRequest) => boolean; ms: number }> = [];
@@ -106,6 +109,15 @@ export async function startCuttingProxy(target: string): Promise<CuttingProxy> {
             return;
           }
           res.writeHead(upRes.statusCode ?? 502, upRes.headers);
+          if (cutAfterHeaders) {
+            res.flushHeaders();
+            upRes.resume();
+            setTimeout(() => {
+              cut.push({ at: Date.now(), body: text });
+              req.socket.destroy();
+            }, 100);
+            return;
+          }
           let buffered = '';
           upRes.on('data', (c: Buffer) => {
             buffered += c.toString();
@@ -180,8 +192,9 @@ export async function startCuttingProxy(target: string): Promise<CuttingProxy> {
     cutNext: (match) => {
       pending = match;
     },
-    cutStreamAfterFirstFrame: (match) => {
+    cutStreamAfterFirstFrame: (match, o = {}) => {
       pendingStreamCut = match;
+      cutAfterHeaders = o.afterHeaders === true;
     },
     refuseListTasks: () => {
       refusing = true;

@@ -46,11 +46,12 @@ function isHttpUrl(v: unknown): boolean {
 const isAgent = (a: unknown): boolean =>
   isObj(a) &&
   // An inline card is left to zod (AgentCardSchema).
-  keysWithin(a, ['name', 'url', 'binding', 'credentialEnv', 'callerNamed', 'callTimeout'], ['name', 'url']) &&
+  keysWithin(a, ['name', 'url', 'binding', 'a2aVersion', 'credentialEnv', 'callerNamed', 'callTimeout'], ['name', 'url']) &&
   typeof a.name === 'string' &&
   NAME.test(a.name) &&
   isHttpUrl(a.url) &&
   optional(a.binding, oneOf(['jsonrpc', 'http+json'])) &&
+  optional(a.a2aVersion, oneOf(['1.0', '0.3'])) &&
   optional(a.credentialEnv, (v) => typeof v === 'string' && ENV_NAME.test(v)) &&
   optional(a.callerNamed, (v) => v === true) &&
   optional(a.callTimeout, isDuration);

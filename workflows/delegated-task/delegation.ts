@@ -7,7 +7,7 @@ import type { WatchResult } from '../../activities';
 import type { DeadlinePolicy, DelegatedTask, DelegatedTaskResult } from './input';
 import type { Answer, AnswerResult, DelegatedTaskStatus, Observation, RefusedAnswer, SendResolution, WatchProblem } from './messages';
 import { REPORT_REFUSED_ANSWERS_PATCH, answerRefusal, refuseAnswer, type AnswerableView } from './answer-rules';
-import { AUTH_ROUNDS_BY_TIME_PATCH, RemoteTask, artifactKey } from './remote-task';
+import { AUTH_ROUNDS_BY_TIME_PATCH, RemoteTask, STATUS_WORDS_WITHOUT_TIME_PATCH, artifactKey } from './remote-task';
 import { CONFIRM_PUSHED_END_PATCH, PushedEndConfirmation } from './pushed-end';
 import { Alerts, type AlertKind } from './alerts';
 import { CANCEL_FOLLOWS_SEND_PATCH, followedSend, sendCalls, shortCalls, type Calls } from './calls';
@@ -71,6 +71,7 @@ export class Delegation {
     const { task, ...carried } = carry ?? { task: undefined };
     this.task = task ? RemoteTask.from(task) : new RemoteTask();
     this.task.roundsByTime = () => patched(AUTH_ROUNDS_BY_TIME_PATCH);
+    this.task.wordsWithoutTime = () => patched(STATUS_WORDS_WITHOUT_TIME_PATCH);
     Object.assign(this, carried);
     const info = workflowInfo();
     this.workflowId = info.workflowId;
@@ -346,8 +347,7 @@ export class Delegation {
   }
 
   private questionIsCurrent(): boolean {
-    const question = this.question;
-    return question !== undefined && this.task.state === 'TASK_STATE_INPUT_REQUIRED' && this.task.timestamp === question.timestamp;
+    return this.question !== undefined && this.task.asks(this.question);
   }
 
   private answerable(): AnswerableView {

@@ -4,7 +4,8 @@
 // fails clearly. Workflow code must not import this module's values at the top (see schemas.ts).
 import type { Duration as TemporalDuration } from '@temporalio/common';
 import { z } from 'zod';
-import { AgentCardSchema, type Artifact, type Message, type TaskState } from '../../a2a/schema';
+import { AnyVersionAgentCardSchema } from '../../a2a/compat/v0_3/card';
+import type { Artifact, Message, TaskState } from '../../a2a/schema';
 
 const DURATION = /^\d+(\.\d+)?\s*(ms|s|m|h|d)$/;
 export const DurationSchema = z
@@ -28,10 +29,15 @@ export const AgentRefSchema = z
       // Credentials in a URL would land in history, logs and search attributes.
       .refine((u) => !/^[a-z]+:\/\/[^/?#]*@/i.test(u), 'no user:password@ in the URL; give the credential in A2A_AGENT_CREDENTIALS (by agent name, bound to origins) instead')
       .optional(),
-    /** An agent card given inline instead of a URL, validated like one fetched. */
-    card: AgentCardSchema.optional(),
+    /** An agent card given inline instead of a URL, validated like one fetched (a v0.3 card is read as one; a2a/compat/v0_3/card.ts). */
+    card: AnyVersionAgentCardSchema.optional(),
     /** The binding to prefer when the card offers several. */
     binding: z.enum(['jsonrpc', 'http+json']).optional(),
+    /**
+     * The A2A protocol version to speak: default 1.0 whenever the card offers it, else 0.3
+     * (docs/a2a-client.md). '0.3' keeps talking v0.3 to an agent whose card offers both.
+     */
+    a2aVersion: z.enum(['1.0', '0.3']).optional(),
     /**
      * The environment variable, on the workers, that holds the agent's bearer token (a plan's
      * `credentialEnv`); only the name enters history. Without it, A2A_AGENT_CREDENTIALS applies.

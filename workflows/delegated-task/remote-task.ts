@@ -24,6 +24,8 @@ function partSize(p: Artifact['parts'][number]): number {
 
 /** Since this patch every newer AUTH_REQUIRED status is a new approval round, whatever its words. */
 export const AUTH_ROUNDS_BY_TIME_PATCH = 'auth-rounds-by-time';
+/** Since this patch a status without a timestamp, in the same state but other words, is newer. */
+export const STATUS_WORDS_WITHOUT_TIME_PATCH = 'status-words-without-time';
 
 /** Everything a RemoteTask knows, as plain data: carried across continue-as-new. */
 export interface RemoteTaskSnapshot {
@@ -54,6 +56,13 @@ export class RemoteTask {
    * a pure RemoteTask (the watch's) counts the new way.
    */
   roundsByTime: () => boolean = () => true;
+  /**
+   * STATUS_WORDS_WITHOUT_TIME_PATCH: when neither status has a timestamp (a2a-python 0.3 over
+   * HTTP+JSON never sends one), the same state in other words is a newer status (the next question,
+   * the next approval round); before it such a status was ignored. The workflow asks its patch only
+   * then; a pure RemoteTask (the watch's) reads it the new way.
+   */
+  wordsWithoutTime: () => boolean = () => true;
   private readonly artifacts = new Map<string, Artifact>();
 
   static from(s: RemoteTaskSnapshot): RemoteTask {
@@ -108,14 +117,25 @@ export class RemoteTask {
     if (s && this.isOlder(s.timestamp)) return false;
     if (o.artifacts) for (const a of o.artifacts) this.artifacts.set(a.artifactId, a);
     if (o.artifactUpdate) this.mergeArtifact(o.artifactUpdate.artifact, o.artifactUpdate.append);
-    if (!s || !this.isNewer(s.timestamp, s.state)) return false;
+    if (!s) return false;
+    const reworded = this.rewordedWithoutTime(s);
+    if (!reworded && !this.isNewer(s.timestamp, s.state)) return false;
     if (s.state === 'TASK_STATE_AUTH_REQUIRED' && this.isNewAuthRequest(s.text)) this.authEntries++;
-    const changed = s.state !== this.state || s.timestamp !== this.timestamp;
+    const changed = reworded || s.state !== this.state || s.timestamp !== this.timestamp;
     this.state = s.state;
     this.timestamp = s.timestamp ?? this.timestamp;
     if (s.text !== undefined) this.text = s.text;
     if (changed) this.version++;
     return changed;
+  }
+
+  /**
+   * Whether the task still waits on this question: INPUT_REQUIRED at the question's time, or, when
+   * neither has a timestamp, in its words (they change only under STATUS_WORDS_WITHOUT_TIME_PATCH).
+   */
+  asks(question: { timestamp?: string | undefined; text?: string | undefined }): boolean {
+    if (this.state !== 'TASK_STATE_INPUT_REQUIRED' || this.timestamp !== question.timestamp) return false;
+    return question.timestamp !== undefined || this.text === question.text;
   }
 
   waitingOn(): WaitingOn {
@@ -133,6 +153,12 @@ export class RemoteTask {
     if (this.state !== 'TASK_STATE_AUTH_REQUIRED') return true;
     // Only a status newer than the one held gets here (apply checks): by time, that is a new round.
     return (text !== undefined && text !== this.text) || this.roundsByTime();
+  }
+
+  /** No timestamps on either side, the same state, other words: the agent moved on (when the patch says so). */
+  private rewordedWithoutTime(s: { state: TaskState; timestamp?: string | undefined; text?: string | undefined }): boolean {
+    if (s.timestamp !== undefined || this.timestamp !== undefined || s.state !== this.state) return false;
+    return s.text !== undefined && this.text !== undefined && s.text !== this.text && this.wordsWithoutTime();
   }
 
   private isOlder(timestamp: string | undefined): boolean {

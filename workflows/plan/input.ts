@@ -2,7 +2,7 @@
 // and its steps; each step becomes one DelegatedTaskWorkflow, run in dependency order.
 // Deterministic code only: PlanWorkflow imports this file (no node modules, no I/O).
 import { z } from 'zod';
-import { AgentCardSchema } from '../../a2a/schema';
+import { AnyVersionAgentCardSchema } from '../../a2a/compat/v0_3/card';
 import { DeadlinePolicySchema, DurationSchema, WatchPolicySchema } from '../delegated-task/input';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -25,9 +25,14 @@ export const PlanAgentSchema = z
       .refine((u) => !/^[a-z]+:\/\/[^/?#]*@/i.test(u), 'no user:password@ in the URL; name the variable holding the credential in credentialEnv')
       .optional(),
     /** The agent card: a file path relative to the plan file (plan files only), or the card itself. */
-    card: z.union([z.string().min(1), AgentCardSchema]).optional(),
+    card: z.union([z.string().min(1), AnyVersionAgentCardSchema]).optional(),
     /** The binding to use when the card offers both. */
     binding: z.enum(['jsonrpc', 'http+json']).optional(),
+    /**
+     * The A2A protocol version to speak: default 1.0 whenever the card offers it, else 0.3
+     * (docs/a2a-client.md). '0.3' keeps talking v0.3 to an agent whose card offers both.
+     */
+    a2aVersion: z.enum(['1.0', '0.3']).optional(),
     /**
      * The environment variable (on the workers) holding the agent's bearer token; the token never
      * enters history. Only under PLANNER_AGENT_TOKEN_, and only in the operator's plan files

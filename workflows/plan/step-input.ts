@@ -36,6 +36,7 @@ export function taskInput(input: PlanRunInput, step: Step, planId: string, outpu
       ...(agent.url ? { url: agent.url } : {}),
       ...(agent.card && typeof agent.card === 'object' ? { card: agent.card } : {}),
       ...(agent.binding ? { binding: agent.binding } : {}),
+      ...(agent.a2aVersion ? { a2aVersion: agent.a2aVersion } : {}),
       ...(agent.credentialEnv ? { credentialEnv: agent.credentialEnv } : {}),
       ...(agent.callerNamed ? { callerNamed: true as const } : {}),
       ...(agent.callTimeout !== undefined ? { callTimeout: agent.callTimeout } : {}),
