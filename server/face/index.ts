@@ -16,10 +16,14 @@ import { JsonTooDeepError, refuseDeepJson } from '../json-depth';
 import { PlannerRequestHandler, requestScope } from './handler';
 import { PLAN_DOCUMENT_SKILL, planSkills, type PlanSkill } from './plans';
 import { sseKeepAlive } from './sse-keepalive';
+import { serveV03Card } from './v0_3/card';
+import { speaksV03 } from './v0_3/version';
 
 export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
 export const JSONRPC_PATH = '/a2a/jsonrpc';
 export const REST_PATH = '/a2a/rest';
+/** How long a cache may keep the card (either version). */
+const CARD_MAX_AGE_S = 300;
 
 /** `push`: push notifications are offered (PLANNER_WEBHOOK_SECRET is set to seal their credentials). */
 export function agentCard(baseUrl: string, skills: PlanSkill[], push: boolean): AgentCard {
@@ -29,9 +33,13 @@ export function agentCard(baseUrl: string, skills: PlanSkill[], push: boolean): 
       'A durable planner: runs a plan of steps, each delegated to a remote A2A agent, for as long as they take. ' +
       "Its task relays its agents' questions (TASK_STATE_INPUT_REQUIRED: answer on the same task) and authorization requests (TASK_STATE_AUTH_REQUIRED: they travel outside A2A).",
     version: '0.1.0',
+    // v1.0 first (the planner's own), then the same two URLs for v0.3 callers (server/face/v0_3/):
+    // the version is told by the A2A-Version header, not the path.
     supportedInterfaces: [
       { url: `${baseUrl}${JSONRPC_PATH}`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
       { url: `${baseUrl}${REST_PATH}`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+      { url: `${baseUrl}${JSONRPC_PATH}`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+      { url: `${baseUrl}${REST_PATH}`, protocolBinding: 'HTTP+JSON', protocolVersion: '0.3' },
     ],
     capabilities: { streaming: true, pushNotifications: push, extendedAgentCard: false },
     defaultInputModes: ['text/plain', 'application/json'],
@@ -70,14 +78,21 @@ export function a2aRouter(
   });
   const router = express.Router();
 
-  // Public: the card needs no token and no A2A-Version header.
-  // Its URLs come from PLANNER_PUBLIC_URL; without it from the Host header, and then a cache must
-  // keep one card per Host (Vary: Host), or one caller's Host would be served to every other.
+  // Public: the card needs no token. Its URLs come from PLANNER_PUBLIC_URL; without it from the
+  // Host header, and then a cache must keep one card per Host (Vary: Host), or one caller's Host
+  // would be served to every other. Without A2A-Version (or with 0.3) it is the v0.3 card that
+  // also lists the v1.0 interfaces (v0_3/card.ts); with 1.0 the v1.0 card. Either varies on it.
   const publicUrl = ctx.config.PLANNER_PUBLIC_URL;
+  router.use(AGENT_CARD_PATH, (req, res, next) => {
+    if (req.method !== 'GET' || !speaksV03(req)) return next();
+    if (publicUrl === undefined) res.vary('Host');
+    serveV03Card(agentCard(publicUrl ?? baseUrlOf(req), skills(), push), CARD_MAX_AGE_S, req, res, next);
+  });
   router.get(AGENT_CARD_PATH, (req, res) => {
     const body = JSON.stringify(agentCard(publicUrl ?? baseUrlOf(req), skills(), push));
     const etag = `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-    res.set({ 'Cache-Control': 'public, max-age=300', ETag: etag, 'Content-Type': 'application/json' });
+    res.set({ 'Cache-Control': `public, max-age=${CARD_MAX_AGE_S}`, ETag: etag, 'Content-Type': 'application/json' });
+    res.vary('A2A-Version');
     if (publicUrl === undefined) res.vary('Host');
     if (req.get('if-none-match') === etag) {
       res.status(304).end();
@@ -95,8 +110,8 @@ export function a2aRouter(
   const bearer = requireBearer(auth);
   const bounds = { limit: ctx.config.PLANNER_API_BODY_LIMIT, maxDepth: ctx.config.PLANNER_JSON_MAX_DEPTH };
   const keepAlive = sseKeepAlive(ctx.config.PLANNER_SSE_KEEPALIVE_MS);
-  router.use(JSONRPC_PATH, bearer, unauthenticated('jsonrpc'), scoped, ...faceBody(bounds, 'jsonrpc'), streamSlot(streams, 'jsonrpc'), keepAlive, jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
-  router.use(REST_PATH, bearer, unauthenticated('rest'), scoped, ...faceBody(bounds, 'rest'), streamSlot(streams, 'rest'), keepAlive, restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+  router.use(JSONRPC_PATH, bearer, unauthenticated('jsonrpc'), scoped, ...faceBody(bounds, 'jsonrpc'), streamSlot(streams, 'jsonrpc'), keepAlive, jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, legacyCompat: { enabled: true } }));
+  router.use(REST_PATH, bearer, unauthenticated('rest'), scoped, ...faceBody(bounds, 'rest'), streamSlot(streams, 'rest'), keepAlive, restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, legacyCompat: { enabled: true } }));
   return router;
 }
 
