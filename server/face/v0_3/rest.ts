@@ -4,7 +4,8 @@
 // `/v1/tasks/{id}:subscribe`, `/v1/tasks/{id}/pushNotificationConfigs[/{configId}]`) in v0.3's
 // protobuf JSON (`content` parts, `ROLE_USER`, `TASK_STATE_*`) and translates them to v1.0. The
 // SDK's codecs read a field of the wrong type as absent; here the bodies are read by zod first, so
-// a bad field is HTTP 400 naming it. Errors for a v0.3 caller are v0.3's bare `{code, message}`
+// a bad field is HTTP 400 naming it, and a push-config create is put in the form the SDK reads
+// (pushConfigBody). Errors for a v0.3 caller are v0.3's bare `{code, message}`
 // with a JSON-RPC code, as the SDK answers its own (no google.rpc.Status, no ErrorInfo).
 import type { RequestHandler, Response } from 'express';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
@@ -51,13 +52,29 @@ const SendSchema = z.looseObject({
   metadata: Metadata,
 });
 
-const CreatePushConfigSchema = z.looseObject({ name: z.string().optional(), pushNotificationConfig: PushConfigSchema });
+/** v0.3's `TaskPushNotificationConfig`, the body @a2a-js/sdk's clients post and its compat layer reads. */
+const PushConfigBodySchema = z.looseObject({ name: z.string().optional(), pushNotificationConfig: PushConfigSchema });
+/** v0.3's `CreateTaskPushNotificationConfigRequest`, the body the Python a2a-sdk 0.3 client posts. */
+const CreatePushConfigRequestSchema = z.looseObject({ parent: z.string().optional(), configId: z.string().optional(), config: PushConfigBodySchema });
+const CreatePushConfigSchema = z.union([PushConfigBodySchema, CreatePushConfigRequestSchema]);
 
-/** The bodies checked, by the path they are posted to (under the binding's URL). */
-const BODIES: Array<[RegExp, z.ZodType]> = [
-  [/^\/v1\/message:(send|stream)$/, SendSchema],
-  [/^\/v1\/tasks\/[^/]+\/pushNotificationConfigs$/, CreatePushConfigSchema],
-];
+const PUSH_CONFIGS_PATH = /^\/v1\/tasks\/([^/]+)\/pushNotificationConfigs$/;
+const SEND_PATH = /^\/v1\/message:(send|stream)$/;
+
+/**
+ * A push-config create in the one form the SDK reads, `{name, pushNotificationConfig}`, its task
+ * the path's: the SDK takes the task from `name` alone (a body without it is refused for want of
+ * a task id the path gives) and does not read the Python client's request form (`config` inside).
+ * Undefined when the body names another task than the path.
+ */
+function pushConfigBody(taskId: string, body: z.output<typeof CreatePushConfigSchema>): object | undefined {
+  const request = 'config' in body ? (body as z.output<typeof CreatePushConfigRequestSchema>) : undefined;
+  const form: z.output<typeof PushConfigBodySchema> = request ? request.config : (body as z.output<typeof PushConfigBodySchema>);
+  const id = form.pushNotificationConfig.id || request?.configId || undefined;
+  const named = [form.name, request?.parent].filter((n): n is string => !!n);
+  if (named.some((n) => /^tasks\/([^/]+)/.exec(n)?.[1] !== taskId)) return undefined;
+  return { name: `tasks/${taskId}/pushNotificationConfigs/${id ?? ''}`, pushNotificationConfig: { ...form.pushNotificationConfig, ...(id ? { id } : {}) } };
+}
 
 /** A v0.3 HTTP+JSON error: the bare `{code, message}` with a JSON-RPC code, as `application/json`. */
 export function sendV03RestError(res: Response, status: number, code: number, message: string): void {
@@ -77,10 +94,17 @@ export function v03RestEdge(): RequestHandler {
       return sendV03RestError(res, 404, -32601, `Method not found: ${req.method} ${req.path} is not an A2A v0.3 HTTP+JSON path (v0.3's are under /v1/; the v1.0 paths need the header A2A-Version: 1.0)`);
     }
     if (req.method !== 'POST') return next();
-    const schema = BODIES.find(([path]) => path.test(req.path))?.[1];
-    if (!schema) return next();
+    const pushTask = PUSH_CONFIGS_PATH.exec(req.path)?.[1];
+    if (!SEND_PATH.test(req.path) && pushTask === undefined) return next();
     try {
-      parseParams(schema, req.body);
+      if (pushTask === undefined) {
+        parseParams(SendSchema, req.body);
+        return next();
+      }
+      const taskId = decodeURIComponent(pushTask);
+      const body = pushConfigBody(taskId, parseParams(CreatePushConfigSchema, req.body));
+      if (!body) return sendV03RestError(res, 400, -32602, `Invalid params: name: the body names another task than the path's (${taskId})`);
+      req.body = body;
     } catch (err) {
       if (!(err instanceof RequestMalformedError)) throw err;
       return sendV03RestError(res, 400, -32602, err.message);
