@@ -1,14 +1,15 @@
 // Push notifications for A2A v0.3 callers of the face: `tasks/pushNotificationConfig/*` over
 // JSON-RPC and the `/v1/tasks/{id}/pushNotificationConfigs` paths over HTTP+JSON, without
-// A2A-Version, and a webhook registered over v0.3 getting v0.3's bare `kind`-tagged events while
+// A2A-Version (raw, and by the Python a2a-sdk 0.3.26 client on both bindings), and a webhook registered over v0.3 getting v0.3's bare `kind`-tagged events while
 // a v1.0 caller's webhook on the same task keeps getting v1.0's StreamResponse, through the seed
 // plan to completed.
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BASE_BRANCH_QUESTION, startCodeReviewer, startDeployer } from './agents';
-import { call } from './support/api';
+import { call, TOKEN } from './support/api';
 import { faceWithAgents } from './support/face-client';
+import { runPythonV03Client } from './support/python-v03-client';
 import { itReplaysItsHistories, plannerSuite } from './support/suite';
 import { eventually } from './support/wait';
 
@@ -83,14 +84,24 @@ it('registers inline and by set / get / list / delete over v0.3; v0.3 webhooks g
   const elsewhere = await call(face.api.url, 'POST', configsPath, { body: { name: 'tasks/a2a-another/pushNotificationConfigs/x', pushNotificationConfig: { url: `${receiver.url}/v03/x` } } });
   expect(elsewhere.status).toBe(400);
   expect(elsewhere.body).toEqual({ code: -32602, message: expect.stringContaining('name') });
+  // The Python a2a-sdk 0.3.26 client's set_task_callback / get_task_callback, on each binding.
+  for (const binding of ['JSONRPC', 'HTTP+JSON'] as const) {
+    const steps = await runPythonV03Client(face.api.url, TOKEN, binding, 'push', [task.id, `${receiver.url}/v03/${binding}`]);
+    const id = `py-${binding.toLowerCase().replace('+', '-')}`;
+    expect(steps).toEqual([
+      { step: 'set', taskId: task.id, id, url: `${receiver.url}/v03/${binding}` },
+      { step: 'get', taskId: task.id, id, url: `${receiver.url}/v03/${binding}`, token: `token-${id}` },
+    ]);
+  }
   // A v1.0 caller's webhook on the same task.
   const v1 = await rpc('CreateTaskPushNotificationConfig', { taskId: task.id, id: 'cfg-v1', url: `${receiver.url}/v1` }, { 'a2a-version': '1.0' });
   expect(resultOf<{ id: string }>(v1).id).toBe('cfg-v1');
   const listed = resultOf<Array<{ taskId: string; pushNotificationConfig: { id: string } }>>(await rpc('tasks/pushNotificationConfig/list', { id: task.id }));
-  expect(listed.map((c) => c.pushNotificationConfig.id).slice(1)).toEqual(['cfg-b', 'cfg-rest', 'cfg-py', 'cfg-v1']);
+  const ids = ['cfg-b', 'cfg-rest', 'cfg-py', 'py-jsonrpc', 'py-http-json', 'cfg-v1'];
+  expect(listed.map((c) => c.pushNotificationConfig.id).slice(1)).toEqual(ids);
   expect(listed.every((c) => c.taskId === task.id)).toBe(true);
   const restList = (await call(face.api.url, 'GET', configsPath)).body as { configs: Array<{ pushNotificationConfig: { id: string } }> };
-  expect(restList.configs.map((c) => c.pushNotificationConfig.id).slice(1)).toEqual(['cfg-b', 'cfg-rest', 'cfg-py', 'cfg-v1']);
+  expect(restList.configs.map((c) => c.pushNotificationConfig.id).slice(1)).toEqual(ids);
   // Deleted over v0.3, on each binding: they get nothing more.
   expect((await rpc('tasks/pushNotificationConfig/delete', { id: task.id, pushNotificationConfigId: 'cfg-rest' })).body).toMatchObject({ result: null });
   expect((await call(face.api.url, 'DELETE', `${configsPath}/cfg-py`)).status).toBe(204);
@@ -108,10 +119,10 @@ it('registers inline and by set / get / list / delete over v0.3; v0.3 webhooks g
   expect(answered.status.state).toBe('auth-required');
   const url = /https?:\/\/\S+\/approve\/[0-9a-f-]+/.exec(answered.status.message.parts.map((p) => p.text).join(''))![0];
   expect((await fetch(url, { method: 'POST' })).ok).toBe(true);
-  for (const path of ['/v03/inline', '/v03/set']) await eventually(() => v03States(path).at(-1) === 'completed', `${path} got completed`);
+  for (const path of ['/v03/inline', '/v03/set', '/v03/JSONRPC', '/v03/HTTP+JSON']) await eventually(() => v03States(path).at(-1) === 'completed', `${path} got completed`);
   await eventually(() => at('/v1').some((r) => (r.body.statusUpdate as { status?: { state?: string } } | undefined)?.status?.state === 'TASK_STATE_COMPLETED'), 'the v1.0 webhook got COMPLETED');
 
-  for (const path of ['/v03/inline', '/v03/set']) {
+  for (const path of ['/v03/inline', '/v03/set', '/v03/JSONRPC', '/v03/HTTP+JSON']) {
     const states = v03States(path);
     expect(states).toEqual(expect.arrayContaining(['auth-required', 'working', 'completed']));
     expect(at(path).filter((r) => r.body.kind === 'status-update' && r.body.final === true).map((r) => (r.body.status as { state: string }).state)).toEqual(['completed']);

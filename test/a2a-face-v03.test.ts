@@ -186,6 +186,14 @@ describe('v0.3 on the wire', () => {
     await rpc('tasks/cancel', { id: task.id });
   });
 
+  it('message/send blocks unless configuration.blocking is false, as the v0.3 SDKs serve it, also when configuration says nothing of it', async () => {
+    const sent = await rpc('message/send', { message: v03Message('Release payments-api'), configuration: { acceptedOutputModes: ['text/plain'] } });
+    const task = (sent.body as { result: V03Task }).result;
+    suite.track(task.id);
+    expect(task.status.state).toBe('input-required');
+    await rpc('tasks/cancel', { id: task.id });
+  });
+
   it('errors in v0.3 shape on JSON-RPC: codes, no ErrorInfo, the field named', async () => {
     const notFound = errOf(await rpc('tasks/get', { id: 'a2a-nope' }));
     expect(notFound.code).toBe(-32001);

@@ -23,11 +23,14 @@ function pythonV03(): string {
 /** One line the driver printed: its step and what it saw. */
 export type V03Step = { step: string } & Record<string, unknown>;
 
-/** Runs the driver to its end; rejects with its stderr when it fails. */
-export function runPythonV03Client(base: string, token: string, binding: 'JSONRPC' | 'HTTP+JSON', mode: 'streaming' | 'blocking'): Promise<V03Step[]> {
+/**
+ * Runs the driver to its end; rejects with its stderr when it fails. `streaming` / `blocking`: the
+ * seed plan; `push`: registers `extra` = [task id, webhook URL] on a task.
+ */
+export function runPythonV03Client(base: string, token: string, binding: 'JSONRPC' | 'HTTP+JSON', mode: 'streaming' | 'blocking' | 'push', extra: string[] = []): Promise<V03Step[]> {
   const script = join(ROOT, 'test', 'agents', 'python-v03', 'client.py');
   return new Promise((resolve, reject) => {
-    execFile(pythonV03(), [script, base, token, binding, mode], { timeout: CHILD_TIMEOUT_MS, killSignal: 'SIGKILL', env: { ...process.env, PYTHONUNBUFFERED: '1' } }, (err, stdout, stderr) => {
+    execFile(pythonV03(), [script, base, token, binding, mode, ...extra], { timeout: CHILD_TIMEOUT_MS, killSignal: 'SIGKILL', env: { ...process.env, PYTHONUNBUFFERED: '1' } }, (err, stdout, stderr) => {
       if (err) return reject(new Error(`the v0.3 client failed (${err.message}):\n${stdout}\n${stderr.slice(-8000)}`));
       resolve(stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as V03Step));
     });

@@ -76,6 +76,17 @@ const PARAMS: Record<string, z.ZodType> = {
   'tasks/pushNotificationConfig/delete': z.looseObject({ id: TaskId, pushNotificationConfigId: z.string(), metadata: Metadata }),
 };
 
+/**
+ * A send whose configuration does not say `blocking` blocks, as the v0.3 SDKs' servers have it
+ * (a2a-python: "Default to blocking behavior"; a2a-js 0.3: `blocking !== false`). The SDK's compat
+ * translation returns at once then (only a send without any configuration blocks), so the face
+ * says it in the request's params (checked above) before the SDK reads them.
+ */
+function blockByDefault(params: unknown): void {
+  const configuration = (params as { configuration?: { blocking?: boolean } } | undefined)?.configuration;
+  if (configuration && configuration.blocking === undefined) configuration.blocking = true;
+}
+
 /** A v0.3 JSON-RPC error response: `{code, message}` (v0.3 has no ErrorInfo details). */
 export function sendV03JsonRpcError(res: Response, status: number, id: unknown, code: number, message: string): void {
   const rpcId = typeof id === 'string' || typeof id === 'number' ? id : null;
@@ -100,6 +111,7 @@ export function v03JsonRpcEdge(): RequestHandler {
       if (!(err instanceof RequestMalformedError)) throw err;
       return sendV03JsonRpcError(res, 200, body!.id, -32602, err.message);
     }
+    blockByDefault(body!.params);
     next();
   };
 }

@@ -5,7 +5,9 @@ deployer's approval relayed as auth-required, approved out of band while a resub
 open, to completed.
 
 Usage: client.py <face base URL> <bearer token> <JSONRPC|HTTP+JSON> [streaming|blocking]
-Prints one JSON object per line, one per step, for the test (test/a2a-face-v03.test.ts) to check.
+       client.py <face base URL> <bearer token> <JSONRPC|HTTP+JSON> push <task id> <webhook URL>
+The second form registers a webhook on the task (set_task_callback, then get_task_callback).
+Prints one JSON object per line, one per step, for the tests (test/a2a-face-v03*.test.ts) to check.
 Every wait is bounded: the whole run stops after 90 s.
 """
 
@@ -18,11 +20,14 @@ import uuid
 import httpx
 from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
 from a2a.types import (
+    GetTaskPushNotificationConfigParams,
     Message,
     Part,
+    PushNotificationConfig,
     Role,
     Task,
     TaskIdParams,
+    TaskPushNotificationConfig,
     TaskQueryParams,
     TextPart,
     TransportProtocol,
@@ -160,10 +165,31 @@ async def run(base: str, token: str, binding: str, mode: str) -> None:
         )
 
 
+async def register_webhook(base: str, token: str, binding: str, task_id: str, webhook: str) -> None:
+    async with httpx.AsyncClient(headers={'Authorization': f'Bearer {token}'}, timeout=30.0) as http:
+        card = await A2ACardResolver(http, base).get_agent_card()
+        transport = TransportProtocol.jsonrpc if binding == 'JSONRPC' else TransportProtocol.http_json
+        client = ClientFactory(ClientConfig(httpx_client=http, supported_transports=[transport], use_client_preference=True)).create(card)
+        config_id = f'py-{binding.lower().replace("+", "-")}'
+        created = await client.set_task_callback(
+            TaskPushNotificationConfig(
+                task_id=task_id,
+                push_notification_config=PushNotificationConfig(id=config_id, url=webhook, token=f'token-{config_id}'),
+            )
+        )
+        emit('set', taskId=created.task_id, id=created.push_notification_config.id, url=created.push_notification_config.url)
+        got = await client.get_task_callback(GetTaskPushNotificationConfigParams(id=task_id, push_notification_config_id=config_id))
+        emit('get', taskId=got.task_id, id=got.push_notification_config.id, url=got.push_notification_config.url, token=got.push_notification_config.token)
+
+
 def main() -> None:
     base, token, binding = sys.argv[1], sys.argv[2], sys.argv[3]
     mode = sys.argv[4] if len(sys.argv) > 4 else 'streaming'
-    asyncio.run(asyncio.wait_for(run(base, token, binding, mode), RUN_TIMEOUT_S))
+    if mode == 'push':
+        work = register_webhook(base, token, binding, sys.argv[5], sys.argv[6])
+    else:
+        work = run(base, token, binding, mode)
+    asyncio.run(asyncio.wait_for(work, RUN_TIMEOUT_S))
 
 
 if __name__ == '__main__':
