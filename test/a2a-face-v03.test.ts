@@ -205,6 +205,8 @@ describe('v0.3 on the wire', () => {
     expect(v1Part.code).toBe(-32602);
     expect(v1Part.message).toContain('params.message.parts[0]');
     expect(errOf(await rpc('tasks/cancel', {})).message).toContain('params.id');
+    // The card has no extended card: v0.3's AuthenticatedExtendedCardNotConfiguredError.
+    expect(errOf(await rpc('agent/getAuthenticatedExtendedCard', {})).code).toBe(-32007);
     const unauthenticated = await rpc('tasks/get', { id: 'a2a-nope' }, {}, null);
     expect(unauthenticated.status).toBe(401);
     expect(unauthenticated.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -31401, message: expect.stringContaining('Unauthenticated') } });
@@ -219,6 +221,9 @@ describe('v0.3 on the wire', () => {
     const badRole = await call(face.api.url, 'POST', '/a2a/rest/v1/message:send', { body: { message: { messageId: randomUUID(), role: 'user', content: [{ text: 'x' }] } } });
     expect(badRole.status).toBe(400);
     expect(badRole.body).toEqual({ code: -32602, message: expect.stringContaining('message.role') });
+    const extendedCard = await call(face.api.url, 'GET', '/a2a/rest/v1/card');
+    expect(extendedCard.status).toBe(400);
+    expect(extendedCard.body).toEqual({ code: -32007, message: expect.stringContaining('not configured') });
     const unauthenticated = await call(face.api.url, 'GET', '/a2a/rest/v1/tasks/a2a-nope', { token: null });
     expect(unauthenticated.status).toBe(401);
     expect(unauthenticated.body).toEqual({ code: -31401, message: expect.stringContaining('Unauthenticated') });

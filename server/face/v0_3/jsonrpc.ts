@@ -87,6 +87,12 @@ function blockByDefault(params: unknown): void {
   if (configuration && configuration.blocking === undefined) configuration.blocking = true;
 }
 
+/**
+ * v0.3's answer to a card that says `supportsAuthenticatedExtendedCard: false`:
+ * AuthenticatedExtendedCardNotConfiguredError (the SDK would pass on v1.0's -32004).
+ */
+export const EXTENDED_CARD_REFUSAL = 'Authenticated Extended Card is not configured: this agent has none (supportsAuthenticatedExtendedCard is false)';
+
 /** A v0.3 JSON-RPC error response: `{code, message}` (v0.3 has no ErrorInfo details). */
 export function sendV03JsonRpcError(res: Response, status: number, id: unknown, code: number, message: string): void {
   const rpcId = typeof id === 'string' || typeof id === 'number' ? id : null;
@@ -103,6 +109,7 @@ export function v03JsonRpcEdge(): RequestHandler {
     if (!speaksV03(req)) return next();
     normalizeV03Header(req);
     const body = req.body as { method?: unknown; params?: unknown; id?: unknown } | undefined;
+    if (body?.method === 'agent/getAuthenticatedExtendedCard') return sendV03JsonRpcError(res, 200, body.id, -32007, EXTENDED_CARD_REFUSAL);
     const schema = typeof body?.method === 'string' ? PARAMS[body.method] : undefined;
     if (!schema) return next();
     try {

@@ -11,6 +11,7 @@ import type { RequestHandler, Response } from 'express';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import { z } from 'zod';
 import { parseParams } from '../params';
+import { EXTENDED_CARD_REFUSAL } from './jsonrpc';
 import { speaksV03 } from './version';
 
 const Metadata = z.record(z.string(), z.unknown()).optional();
@@ -84,8 +85,8 @@ export function sendV03RestError(res: Response, status: number, code: number, me
 /**
  * For a v0.3 caller: a path outside v0.3's `/v1/...` refused (the SDK would serve a v1.0 path to
  * it in v1.0, since the card lists a 0.3 interface of the binding; a request without the header is
- * a v0.3 one, answered in v0.3 or not at all), and the body of a send or a push-config create
- * checked (HTTP 400, -32602 naming the field).
+ * a v0.3 one, answered in v0.3 or not at all), the extended card refused as v0.3 does (-32007),
+ * and the body of a send or a push-config create checked (HTTP 400, -32602 naming the field).
  */
 export function v03RestEdge(): RequestHandler {
   return (req, res, next) => {
@@ -93,6 +94,7 @@ export function v03RestEdge(): RequestHandler {
     if (!req.path.startsWith('/v1/')) {
       return sendV03RestError(res, 404, -32601, `Method not found: ${req.method} ${req.path} is not an A2A v0.3 HTTP+JSON path (v0.3's are under /v1/; the v1.0 paths need the header A2A-Version: 1.0)`);
     }
+    if (req.method === 'GET' && req.path === '/v1/card') return sendV03RestError(res, 400, -32007, EXTENDED_CARD_REFUSAL);
     if (req.method !== 'POST') return next();
     const pushTask = PUSH_CONFIGS_PATH.exec(req.path)?.[1];
     if (!SEND_PATH.test(req.path) && pushTask === undefined) return next();
