@@ -212,6 +212,10 @@ describe('v0.3 on the wire', () => {
     expect(unauthenticated.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -31401, message: expect.stringContaining('Unauthenticated') } });
     const bad = await call(face.api.url, 'POST', '/a2a/jsonrpc', { raw: '{"jsonrpc": "2.0", "id": 1, "method": ', headers: { 'content-type': 'application/json' } });
     expect(errOf(bad)).toEqual({ code: -32700, message: 'Invalid JSON payload.' });
+    // The face's body bounds (PLANNER_JSON_MAX_DEPTH, PLANNER_API_BODY_LIMIT: 64 and 1 MiB here).
+    const deep = await call(face.api.url, 'POST', '/a2a/jsonrpc', { raw: `{"jsonrpc": "2.0", "id": 1, "method": "tasks/get", "params": ${'['.repeat(70)}${']'.repeat(70)}}`, headers: { 'content-type': 'application/json' } });
+    expect(deep.status).toBe(400);
+    expect(deep.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining('Invalid Request') } });
   });
 
   it('errors in v0.3 shape on HTTP+JSON: bare {code, message}', async () => {
@@ -227,6 +231,9 @@ describe('v0.3 on the wire', () => {
     const unauthenticated = await call(face.api.url, 'GET', '/a2a/rest/v1/tasks/a2a-nope', { token: null });
     expect(unauthenticated.status).toBe(401);
     expect(unauthenticated.body).toEqual({ code: -31401, message: expect.stringContaining('Unauthenticated') });
+    const large = await call(face.api.url, 'POST', '/a2a/rest/v1/message:send', { raw: JSON.stringify({ pad: 'x'.repeat(1024 * 1024) }), headers: { 'content-type': 'application/json' } });
+    expect(large.status).toBe(413);
+    expect(large.body).toEqual({ code: -32600, message: expect.stringContaining('PLANNER_API_BODY_LIMIT') });
     // The v1.0 paths are still v1.0's: with the header, google.rpc.Status.
     const v1 = await call(face.api.url, 'GET', '/a2a/rest/tasks/a2a-nope', { headers: { 'a2a-version': '1.0' } });
     expect(JSON.stringify(v1.body)).toContain('TASK_NOT_FOUND');
