@@ -9,7 +9,7 @@ import { request } from 'node:http';
 import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory, RestTransportFactory, TaskNotFoundError, type Client as V03Client } from 'a2a-sdk-v03/client';
 import type { Task as V03Task } from 'a2a-sdk-v03';
 import { startCodeReviewer, startDeployer, BASE_BRANCH_QUESTION } from './agents';
-import { call, TOKEN } from './support/api';
+import { call, startApi, TOKEN } from './support/api';
 import { authed, faceWithAgents } from './support/face-client';
 import { runPythonV03Client, type V03Step } from './support/python-v03-client';
 import { itReplaysItsHistories, plannerSuite } from './support/suite';
@@ -127,6 +127,8 @@ describe('the card', () => {
     expect(again.body).toEqual(card);
     const etag = v03.headers.get('etag')!;
     expect(await statusOf(`${face.api.url}${CARD}`, { 'if-none-match': etag })).toBe(304);
+    // HEAD tells the same card as GET.
+    expect((await fetch(`${face.api.url}${CARD}`, { method: 'HEAD' })).headers.get('etag')).toBe(etag);
 
     const v1 = await call(face.api.url, 'GET', CARD, { token: null, headers: { 'a2a-version': '1.0' } });
     expect(v1.headers.get('vary')).toMatch(/A2A-Version/i);
@@ -238,6 +240,34 @@ describe('v0.3 on the wire', () => {
     const v1 = await call(face.api.url, 'GET', '/a2a/rest/tasks/a2a-nope', { headers: { 'a2a-version': '1.0' } });
     expect(JSON.stringify(v1.body)).toContain('TASK_NOT_FOUND');
   });
+});
+
+it("the caller's stream bound (PLANNER_STREAMS_PER_CALLER) refuses a v0.3 stream in v0.3's shape on both bindings", async () => {
+  const bounded = await startApi(suite.client, suite.queue, { PLANNER_STREAMS_PER_CALLER: '1' });
+  const held = new AbortController();
+  try {
+    const rpcTo = (method: string, params: unknown) => call(bounded.url, 'POST', '/a2a/jsonrpc', { body: { jsonrpc: '2.0', id: 3, method, params } });
+    const task = ((await rpcTo('message/send', { message: v03Message('Release payments-api'), configuration: { blocking: false } })).body as { result: V03Task }).result;
+    suite.track(task.id);
+    // One open tasks/resubscribe holds the caller's only slot.
+    const open = await fetch(`${bounded.url}/a2a/jsonrpc`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tasks/resubscribe', params: { id: task.id } }),
+      signal: held.signal,
+    });
+    expect(open.status).toBe(200);
+    const refusedRpc = await rpcTo('message/stream', { message: v03Message('Release payments-api') });
+    expect(refusedRpc.status).toBe(429);
+    expect(refusedRpc.body).toEqual({ jsonrpc: '2.0', id: 3, error: { code: -32000, message: expect.stringContaining('PLANNER_STREAMS_PER_CALLER') } });
+    const refusedRest = await call(bounded.url, 'POST', `/a2a/rest/v1/tasks/${task.id}:subscribe`, { body: {} });
+    expect(refusedRest.status).toBe(429);
+    expect(refusedRest.body).toEqual({ code: -32000, message: expect.stringContaining('PLANNER_STREAMS_PER_CALLER') });
+    await rpcTo('tasks/cancel', { id: task.id });
+  } finally {
+    held.abort();
+    await bounded.close();
+  }
 });
 
 itReplaysItsHistories(suite);

@@ -86,7 +86,7 @@ export function a2aRouter(
   // also lists the v1.0 interfaces (v0_3/card.ts); with 1.0 the v1.0 card. Either varies on it.
   const publicUrl = ctx.config.PLANNER_PUBLIC_URL;
   router.use(AGENT_CARD_PATH, (req, res, next) => {
-    if (req.method !== 'GET' || !speaksV03(req)) return next();
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || !speaksV03(req)) return next();
     if (publicUrl === undefined) res.vary('Host');
     serveV03Card(agentCard(publicUrl ?? baseUrlOf(req), skills(), push), CARD_MAX_AGE_S, req, res, next);
   });
