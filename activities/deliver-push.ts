@@ -1,8 +1,12 @@
 // Delivers one push notification of the planner's own A2A task to an upstream caller's webhook
 // (spec §4.3.3): POST of one StreamResponse in HTTP+JSON form, with the caller's credentials.
 // Temporal retries it with backoff; every attempt carries the same Idempotency-Key, so a receiver
-// recognises a retried or replayed delivery.
+// recognises a retried or replayed delivery. A webhook an A2A v0.3 caller registered gets the
+// same change as v0.3's bare `kind`-tagged event (`status-update`, `artifact-update`) as
+// `application/json`, translated at this edge by @a2a-js/sdk's v0.3 push serializer.
 import { ApplicationFailure } from '@temporalio/common';
+import { StreamResponse } from '@a2a-js/sdk';
+import { V03PushNotificationSerializer } from '@a2a-js/sdk/compat/v0_3/server';
 import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
 import { outboundPolicy } from '../a2a/outbound-policy';
@@ -20,6 +24,8 @@ export interface UpstreamPushInput {
   sealed?: string;
   /** One StreamResponse: {statusUpdate} or {artifactUpdate}. */
   body: object;
+  /** "0.3": the config was registered over A2A v0.3; the body is sent in v0.3's form. */
+  protocolVersion?: '0.3';
   /** <task id>/<event>/<config id>: the same for every attempt at the same change. */
   idempotencyKey: string;
 }
@@ -48,11 +54,12 @@ export function createDeliverUpstreamPush(logger: Logger, secret: string | undef
     if (input.scheme) headers.authorization = `${input.scheme} ${secrets.credentials ?? ''}`.trim();
     // The token has no transport of its own in v1.0; a2a-js and 0.3 receivers read this header.
     if (secrets.token) headers['x-a2a-notification-token'] = secrets.token;
+    const v03 = input.protocolVersion === '0.3';
     const status = await postWebhook({
       url: input.url,
-      body: input.body,
+      body: v03 ? v03Event(input.body) : input.body,
       idempotencyKey: input.idempotencyKey,
-      contentType: 'application/a2a+json',
+      contentType: v03 ? 'application/json' : 'application/a2a+json',
       headers,
       dispatcher: policed(),
       timeoutMs: TIMEOUT_MS,
@@ -62,4 +69,12 @@ export function createDeliverUpstreamPush(logger: Logger, secret: string | undef
     logger.debug({ configId: input.configId, key: input.idempotencyKey, status }, 'push notification delivered');
     return { status };
   };
+}
+
+/**
+ * The v0.3 form of one StreamResponse: the bare event the SDK's serializer gives without a task
+ * (its sender passes the whole Task when it keeps one; the plan's delivery carries the change only).
+ */
+function v03Event(body: object): object {
+  return JSON.parse(new V03PushNotificationSerializer().serialize(StreamResponse.fromJSON(body)).body) as object;
 }

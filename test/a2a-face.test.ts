@@ -204,11 +204,13 @@ describe('errors from real requests', () => {
   const errOf = (c: { body: unknown }) => (c.body as { error: { code: number; message: string; data?: Array<{ reason?: string }> } }).error;
 
   it('the card is public and says what the face serves', async () => {
-    const res = await call(face.api.url, 'GET', '/.well-known/agent-card.json', { token: null });
+    // (Without the header it is the v0.3 card: test/a2a-face-v03.test.ts.)
+    const res = await call(face.api.url, 'GET', '/.well-known/agent-card.json', { token: null, headers: { 'a2a-version': '1.0' } });
     expect(res.status).toBe(200);
     expect(res.headers.get('etag')).toBeTruthy();
-    const card = res.body as { supportedInterfaces: Array<{ protocolBinding: string; url: string }>; capabilities: { streaming: boolean }; skills: Array<{ id: string }>; securitySchemes: object };
-    expect(card.supportedInterfaces.map((i) => i.protocolBinding)).toEqual(['JSONRPC', 'HTTP+JSON']);
+    const card = res.body as { supportedInterfaces: Array<{ protocolBinding: string; protocolVersion: string; url: string }>; capabilities: { streaming: boolean }; skills: Array<{ id: string }>; securitySchemes: object };
+    // v1.0 first, then the same two URLs for v0.3 callers.
+    expect(card.supportedInterfaces.map((i) => `${i.protocolBinding} ${i.protocolVersion}`)).toEqual(['JSONRPC 1.0', 'HTTP+JSON 1.0', 'JSONRPC 0.3', 'HTTP+JSON 0.3']);
     expect(card.supportedInterfaces[0]!.url).toBe(`${face.api.url}/a2a/jsonrpc`);
     expect(card.capabilities.streaming).toBe(true);
     expect(card).toHaveProperty('capabilities.pushNotifications', false); // no PLANNER_WEBHOOK_SECRET
@@ -235,15 +237,17 @@ describe('errors from real requests', () => {
     await suite.client.workflow.getHandle(wouldBe).cancel();
   });
 
-  it('A2A-Version: missing means 0.3 and is refused, 99.0 is refused, on both bindings', async () => {
+  it('A2A-Version: missing means 0.3 (served in v0.3: test/a2a-face-v03.test.ts), so a v1.0 method or path without it is not found; 99.0 is refused, on both bindings', async () => {
     const noHeader = await rpc('GetTask', { id: 'a2a-x' }, {});
-    expect(errOf(noHeader).code).toBe(-32009);
-    expect(errOf(noHeader).message).toContain("'0.3'");
+    expect(errOf(noHeader).code).toBe(-32601);
     const future = await rpc('GetTask', { id: 'a2a-x' }, { 'a2a-version': '99.0' });
     expect(errOf(future).code).toBe(-32009);
     const rest = await call(face.api.url, 'GET', '/a2a/rest/tasks/a2a-x', {});
-    expect(rest.status).toBe(400);
-    expect(JSON.stringify(rest.body)).toContain('VERSION_NOT_SUPPORTED');
+    expect(rest.status).toBe(404);
+    expect(rest.body).toEqual({ code: -32601, message: expect.stringContaining('A2A-Version: 1.0') });
+    const restFuture = await call(face.api.url, 'GET', '/a2a/rest/tasks/a2a-x', { headers: { 'a2a-version': '99.0' } });
+    expect(restFuture.status).toBe(400);
+    expect(JSON.stringify(restFuture.body)).toContain('VERSION_NOT_SUPPORTED');
   });
 
   it('unknown task -32001 / 404; bad JSON -32700; unknown method -32601; invalid params -32602 with the path', async () => {

@@ -103,13 +103,16 @@ const request = (authArb: fc.Arbitrary<string | undefined>): fc.Arbitrary<Req> =
       return { method: r.method, path: r.path, headers, ...(b !== undefined ? { body: b } : {}) };
     });
 
-/** A JSON-RPC call with an arbitrary envelope and params, aimed at the face. */
-const rpcRequest = (authArb: fc.Arbitrary<string | undefined>): fc.Arbitrary<Req> =>
+/** The A2A v0.3 methods, which the face serves to a caller without A2A-Version. */
+const V03_METHODS = ['message/send', 'message/stream', 'tasks/get', 'tasks/cancel', 'tasks/resubscribe', 'tasks/pushNotificationConfig/set', 'tasks/pushNotificationConfig/get', 'tasks/pushNotificationConfig/list', 'tasks/pushNotificationConfig/delete', 'agent/getAuthenticatedExtendedCard'];
+
+/** A JSON-RPC call with an arbitrary envelope and params, aimed at the face; `v03`: without A2A-Version, with v0.3's methods and `kind`-tagged parts. */
+const rpcRequest = (authArb: fc.Arbitrary<string | undefined>, v03 = false): fc.Arbitrary<Req> =>
   fc
     .record({
       jsonrpc: fc.oneof(fc.constant('2.0'), fc.jsonValue({ maxDepth: 1 })),
       id: fc.oneof(fc.integer(), fc.string({ maxLength: 8 }), fc.constant(null), fc.jsonValue({ maxDepth: 1 })),
-      method: fc.oneof(fc.constantFrom(...A2A_METHODS), fc.string({ maxLength: 20 })),
+      method: fc.oneof(fc.constantFrom(...(v03 ? V03_METHODS : A2A_METHODS)), fc.string({ maxLength: 20 })),
       params: fc.oneof(
         fc.jsonValue({ maxDepth: 3 }),
         fc.record({ id: fc.oneof(fc.string({ maxLength: 10 }), fc.integer()), historyLength: fc.oneof(fc.integer(), fc.string()) }, { requiredKeys: [] }),
@@ -119,7 +122,15 @@ const rpcRequest = (authArb: fc.Arbitrary<string | undefined>): fc.Arbitrary<Req
               {
                 messageId: fc.oneof(fc.string({ maxLength: 10 }), fc.integer()),
                 role: fc.constantFrom('ROLE_USER', 'ROLE_AGENT', 'user', 'x'),
-                parts: fc.array(fc.oneof(fc.record({ text: fc.string({ maxLength: 20 }) }), fc.record({ data: fc.jsonValue({ maxDepth: 2 }) }), fc.jsonValue({ maxDepth: 1 })), { maxLength: 3 }),
+                parts: fc.array(
+                  fc.oneof(
+                    fc.record({ text: fc.string({ maxLength: 20 }) }),
+                    fc.record({ data: fc.jsonValue({ maxDepth: 2 }) }),
+                    fc.record({ kind: fc.constantFrom('text', 'data', 'file', 'x'), text: fc.jsonValue({ maxDepth: 1 }), data: fc.jsonValue({ maxDepth: 2 }), file: fc.jsonValue({ maxDepth: 2 }) }, { requiredKeys: ['kind'] }),
+                    fc.jsonValue({ maxDepth: 1 }),
+                  ),
+                  { maxLength: 3 },
+                ),
                 taskId: fc.string({ maxLength: 10 }),
                 metadata: fc.record({ skill: fc.string({ maxLength: 10 }) }),
               },
@@ -136,15 +147,16 @@ const rpcRequest = (authArb: fc.Arbitrary<string | undefined>): fc.Arbitrary<Req
     .map((r) => {
       const env: Record<string, unknown> = { jsonrpc: r.jsonrpc, id: r.id, method: r.method, params: r.params };
       for (const k of r.omit) delete env[k];
-      const headers: Record<string, string> = { 'content-type': 'application/json', 'a2a-version': '1.0' };
+      const headers: Record<string, string> = { 'content-type': 'application/json', ...(v03 ? {} : { 'a2a-version': '1.0' }) };
       if (r.auth !== undefined) headers.authorization = r.auth;
       return { method: 'POST', path: '/a2a/jsonrpc', headers, body: JSON.stringify(env) };
     });
 
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-/** The documented error shapes: the API's, JSON-RPC's, google.rpc.Status (REST face), the push receiver's. */
+/** The documented error shapes: the API's, JSON-RPC's, google.rpc.Status (REST face), the push receiver's, v0.3 HTTP+JSON's bare one (REST face without A2A-Version). */
 function isErrorShape(v: unknown): boolean {
   if (!isObj(v)) return false;
+  if (typeof v.code === 'number' && typeof v.message === 'string') return true;
   const e = v.error;
   if (v.jsonrpc === '2.0' && isObj(e)) return typeof e.code === 'number' && typeof e.message === 'string';
   if (isObj(e)) return (typeof e.code === 'string' || typeof e.code === 'number') && typeof e.message === 'string';
@@ -207,5 +219,6 @@ it('unauthenticated: any request gets a JSON answer, never a 5xx or a hang, and 
 it('authenticated: arbitrary requests and JSON-RPC envelopes get a valid answer or a documented error', async () => {
   await fc.assert(fc.asyncProperty(request(auth), send), { numRuns: 400, seed: Date.now() % 1_000_000 });
   await fc.assert(fc.asyncProperty(rpcRequest(fc.constant(`Bearer ${TOKEN}`)), send), { numRuns: 400, seed: Date.now() % 1_000_000 });
+  await fc.assert(fc.asyncProperty(rpcRequest(fc.constant(`Bearer ${TOKEN}`), true), send), { numRuns: 400, seed: Date.now() % 1_000_000 });
   await stillUp();
 }, 90_000);

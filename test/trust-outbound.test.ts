@@ -222,7 +222,8 @@ it("5. the card's URLs come from PLANNER_PUBLIC_URL; without it the card says Va
   try {
     const got = await getWithHost(configured.url, '/.well-known/agent-card.json', 'evil.example:1234');
     const card = JSON.parse(got.body) as { supportedInterfaces: Array<{ url: string }> };
-    expect(card.supportedInterfaces.map((i) => i.url)).toEqual(['https://planner.example.com/a2a/jsonrpc', 'https://planner.example.com/a2a/rest']);
+    // v1.0's two interfaces, then v0.3's on the same URLs (the v0.3 card, served without A2A-Version, lists all four).
+    expect(card.supportedInterfaces.map((i) => i.url)).toEqual(['https://planner.example.com/a2a/jsonrpc', 'https://planner.example.com/a2a/rest', 'https://planner.example.com/a2a/jsonrpc', 'https://planner.example.com/a2a/rest']);
     expect(got.body).not.toContain('evil.example');
   } finally {
     await configured.close();

@@ -70,6 +70,8 @@ const toSdkTask = (t: Task) => SdkTask.fromJSON(t);
 const toSdkFrame = (f: Frame) => SdkStreamResponse.fromJSON(f);
 /** A plan's history before its first workflow task completed: started, task scheduled, task started. */
 const FIRST_WORKFLOW_TASK_EVENTS = 3;
+/** "0.3" when the caller speaks A2A v0.3 (the SDK's compat layer served it; server/face/v0_3/). */
+const wireVersionOf = (ctx: ServerCallContext): '0.3' | undefined => (/^0\.3(\.|$)/.test(ctx.requestedVersion) ? '0.3' : undefined);
 /** A status the blocking SendMessage returns at: terminal or interrupted. */
 const settles = (s: TaskState): boolean => isTerminal(s) || isInterrupted(s);
 
@@ -146,12 +148,12 @@ export class PlannerRequestHandler implements A2ARequestHandler {
    * too), then the message acted on: a follow-up goes to the question its task asks, a first
    * message starts the plan it asks for.
    */
-  private async receive(params: SdkSendMessageRequest): Promise<Received> {
+  private async receive(params: SdkSendMessageRequest, ctx: ServerCallContext): Promise<Received> {
     const { message, configuration, metadata } = parseParams(SendMessageParamsSchema, SdkSendMessageRequest.toJSON(params));
     if (message.role !== 'ROLE_USER') throw invalidParams('message.role: a client message has role ROLE_USER');
     refuseUnlistedMediaTypes(message.parts, this.options.card().defaultInputModes);
     const inline = configuration?.taskPushNotificationConfig;
-    const push = inline ? this.push.accept(inline, 'configuration.taskPushNotificationConfig') : undefined;
+    const push = inline ? this.push.accept(inline, 'configuration.taskPushNotificationConfig', wireVersionOf(ctx)) : undefined;
     if (message.taskId) {
       // A follow-up is an answer: bounded before anything is read or forwarded.
       const tooLarge = answerSizeProblem(answerOf(message.parts), this.options.answerMaxBytes);
@@ -266,8 +268,8 @@ export class PlannerRequestHandler implements A2ARequestHandler {
     return (last ?? (await readTaskSoon(this.client, taskId, this.principal()))).task;
   }
 
-  async sendMessage(params: SdkSendMessageRequest, _ctx: ServerCallContext) {
-    const { taskId, historyIndex, submitted, current, configuration } = await this.receive(params);
+  async sendMessage(params: SdkSendMessageRequest, ctx: ServerCallContext) {
+    const { taskId, historyIndex, submitted, current, configuration } = await this.receive(params, ctx);
     const historyLength = configuration?.historyLength;
     if (configuration?.returnImmediately) return toSdkTask(trimHistory(submitted ?? current ?? (await this.read(taskId)).task, historyLength));
     // A retry of a task that already waits or has ended answers at once: nothing is pending on it.
@@ -275,8 +277,8 @@ export class PlannerRequestHandler implements A2ARequestHandler {
     return toSdkTask(trimHistory(await this.settled(taskId, historyIndex), historyLength));
   }
 
-  async *sendMessageStream(params: SdkSendMessageRequest, _ctx: ServerCallContext) {
-    const { taskId, historyIndex, submitted, current } = await this.receive(params);
+  async *sendMessageStream(params: SdkSendMessageRequest, ctx: ServerCallContext) {
+    const { taskId, historyIndex, submitted, current } = await this.receive(params, ctx);
     // SendStreamingMessage closes after INPUT_REQUIRED (the caller answers with a new message, §11.7)
     // and stays open through AUTH_REQUIRED (the task resumes by itself, §7.6.1).
     const stopAt = (s: TaskState) => s === 'TASK_STATE_INPUT_REQUIRED';
@@ -324,19 +326,26 @@ export class PlannerRequestHandler implements A2ARequestHandler {
   // Push notifications for upstream callers (§3.1.7–§3.1.10): the configs live in the plan, which
   // delivers every later status and artifact to them (push-configs.ts).
 
-  async createTaskPushNotificationConfig(params: SdkPushConfig): Promise<SdkPushConfig> {
+  async createTaskPushNotificationConfig(params: SdkPushConfig, ctx: ServerCallContext): Promise<SdkPushConfig> {
     this.push.requireOffered();
     const taskId = parseParams(IdSchema, params.taskId, 'taskId');
-    const config = this.push.accept({ ...(params.id ? { id: params.id } : {}), url: params.url, ...(params.token ? { token: params.token } : {}), ...(params.authentication ? { authentication: params.authentication } : {}) }, '');
+    const input = { ...(params.id ? { id: params.id } : {}), url: params.url, ...(params.token ? { token: params.token } : {}), ...(params.authentication ? { authentication: params.authentication } : {}) };
+    const config = this.push.accept(input, '', wireVersionOf(ctx));
     const read = await this.read(taskId);
     // A finished task is answered, not refused (push-configs.ts unkept).
     if (read.closed || isTerminal(read.task.status.state)) return this.push.unkept(taskId, config);
     return this.push.create(taskId, config);
   }
 
-  async getTaskPushNotificationConfig(params: SdkGetPushConfigRequest): Promise<SdkPushConfig> {
+  async getTaskPushNotificationConfig(params: SdkGetPushConfigRequest, ctx: ServerCallContext): Promise<SdkPushConfig> {
     this.push.requireOffered();
     const taskId = parseParams(IdSchema, params.taskId, 'taskId');
+    // v0.3 may name the task only (TaskIdParams): its first config, as v0.3's SDKs answer.
+    if (params.id === '' && wireVersionOf(ctx)) {
+      const [first] = await this.push.list(taskId, (await this.read(taskId)).runId);
+      if (!first) throw new TaskNotFoundError({ message: `Task ${taskId} has no push notification config` });
+      return first;
+    }
     const id = parseParams(ConfigIdSchema, params.id, 'id');
     const read = await this.read(taskId);
     return this.push.get(taskId, read.runId, id);

@@ -5,7 +5,7 @@
 // nesting depth, and the caller's bound on open streams (shared with /v1); a 401 in each binding's
 // shape; keep-alive comment frames on quiet streams. See docs/a2a-server.md.
 import { createHash } from 'node:crypto';
-import express, { type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
+import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import { jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import type { AgentCard } from '../../a2a/schema';
 import type { ApiContext } from '../context';
@@ -17,10 +17,16 @@ import { PlannerRequestHandler, requestScope } from './handler';
 import { PLAN_DOCUMENT_SKILL, planSkills, type PlanSkill } from './plans';
 import { sseKeepAlive } from './sse-keepalive';
 import { continueCallerTrace } from './trace-context';
+import { serveV03Card } from './v0_3/card';
+import { sendV03JsonRpcError, v03JsonRpcEdge } from './v0_3/jsonrpc';
+import { sendV03RestError, v03RestEdge } from './v0_3/rest';
+import { speaksV03 } from './v0_3/version';
 
 export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
 export const JSONRPC_PATH = '/a2a/jsonrpc';
 export const REST_PATH = '/a2a/rest';
+/** How long a cache may keep the card (either version). */
+const CARD_MAX_AGE_S = 300;
 
 /** `push`: push notifications are offered (PLANNER_WEBHOOK_SECRET is set to seal their credentials). */
 export function agentCard(baseUrl: string, skills: PlanSkill[], push: boolean): AgentCard {
@@ -30,9 +36,13 @@ export function agentCard(baseUrl: string, skills: PlanSkill[], push: boolean): 
       'A durable planner: runs a plan of steps, each delegated to a remote A2A agent, for as long as they take. ' +
       "Its task relays its agents' questions (TASK_STATE_INPUT_REQUIRED: answer on the same task) and authorization requests (TASK_STATE_AUTH_REQUIRED: they travel outside A2A).",
     version: '0.1.0',
+    // v1.0 first (the planner's own), then the same two URLs for v0.3 callers (server/face/v0_3/):
+    // the version is told by the A2A-Version header, not the path.
     supportedInterfaces: [
       { url: `${baseUrl}${JSONRPC_PATH}`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
       { url: `${baseUrl}${REST_PATH}`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+      { url: `${baseUrl}${JSONRPC_PATH}`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+      { url: `${baseUrl}${REST_PATH}`, protocolBinding: 'HTTP+JSON', protocolVersion: '0.3' },
     ],
     capabilities: { streaming: true, pushNotifications: push, extendedAgentCard: false },
     defaultInputModes: ['text/plain', 'application/json'],
@@ -71,14 +81,21 @@ export function a2aRouter(
   });
   const router = express.Router();
 
-  // Public: the card needs no token and no A2A-Version header.
-  // Its URLs come from PLANNER_PUBLIC_URL; without it from the Host header, and then a cache must
-  // keep one card per Host (Vary: Host), or one caller's Host would be served to every other.
+  // Public: the card needs no token. Its URLs come from PLANNER_PUBLIC_URL; without it from the
+  // Host header, and then a cache must keep one card per Host (Vary: Host), or one caller's Host
+  // would be served to every other. Without A2A-Version (or with 0.3) it is the v0.3 card that
+  // also lists the v1.0 interfaces (v0_3/card.ts); with 1.0 the v1.0 card. Either varies on it.
   const publicUrl = ctx.config.PLANNER_PUBLIC_URL;
+  router.use(AGENT_CARD_PATH, (req, res, next) => {
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || !speaksV03(req)) return next();
+    if (publicUrl === undefined) res.vary('Host');
+    serveV03Card(agentCard(publicUrl ?? baseUrlOf(req), skills(), push), CARD_MAX_AGE_S, req, res, next);
+  });
   router.get(AGENT_CARD_PATH, (req, res) => {
     const body = JSON.stringify(agentCard(publicUrl ?? baseUrlOf(req), skills(), push));
     const etag = `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-    res.set({ 'Cache-Control': 'public, max-age=300', ETag: etag, 'Content-Type': 'application/json' });
+    res.set({ 'Cache-Control': `public, max-age=${CARD_MAX_AGE_S}`, ETag: etag, 'Content-Type': 'application/json' });
+    res.vary('A2A-Version');
     if (publicUrl === undefined) res.vary('Host');
     if (req.get('if-none-match') === etag) {
       res.status(304).end();
@@ -97,8 +114,8 @@ export function a2aRouter(
   const bearer = requireBearer(auth);
   const bounds = { limit: ctx.config.PLANNER_API_BODY_LIMIT, maxDepth: ctx.config.PLANNER_JSON_MAX_DEPTH };
   const keepAlive = sseKeepAlive(ctx.config.PLANNER_SSE_KEEPALIVE_MS);
-  router.use(JSONRPC_PATH, bearer, unauthenticated('jsonrpc'), scoped, ...faceBody(bounds, 'jsonrpc'), streamSlot(streams, 'jsonrpc'), keepAlive, jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
-  router.use(REST_PATH, bearer, unauthenticated('rest'), scoped, ...faceBody(bounds, 'rest'), streamSlot(streams, 'rest'), keepAlive, restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+  router.use(JSONRPC_PATH, bearer, unauthenticated('jsonrpc'), scoped, ...faceBody(bounds, 'jsonrpc'), v03JsonRpcEdge(), streamSlot(streams, 'jsonrpc'), keepAlive, jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, legacyCompat: { enabled: true } }));
+  router.use(REST_PATH, bearer, unauthenticated('rest'), scoped, ...faceBody(bounds, 'rest'), v03RestEdge(), streamSlot(streams, 'rest'), keepAlive, restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, legacyCompat: { enabled: true } }));
   return router;
 }
 
@@ -110,13 +127,20 @@ export function a2aRouter(
  * with reason UNAUTHENTICATED.
  */
 function unauthenticated(binding: 'jsonrpc' | 'rest'): ErrorRequestHandler {
-  return (err: unknown, _req, res, next) => {
+  return (err: unknown, req, res, next) => {
     if (!(err instanceof ApiError) || err.status !== 401) return next(err);
+    if (speaksV03(req)) return refuseV03(binding, res, 401, req.body, -31401, `Unauthenticated: ${err.message}`);
     const info = [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'UNAUTHENTICATED', domain: 'a2a-protocol.org' }];
     res.status(401);
     if (binding === 'jsonrpc') res.json({ jsonrpc: '2.0', id: null, error: { code: -31401, message: `Unauthenticated: ${err.message}`, data: info } });
     else res.type('application/a2a+json').json({ error: { code: 401, status: 'UNAUTHENTICATED', message: err.message, details: info } });
   };
+}
+
+/** A refusal ahead of the SDK to a v0.3 caller, in its binding's v0.3 shape (server/face/v0_3/). */
+function refuseV03(binding: 'jsonrpc' | 'rest', res: Response, status: number, body: unknown, code: number, message: string): void {
+  if (binding === 'jsonrpc') sendV03JsonRpcError(res, status, (body as { id?: unknown } | undefined)?.id, code, message);
+  else sendV03RestError(res, status, code, message);
 }
 
 /** The methods that answer with a stream, in v1.0 and 0.3 names (JSON-RPC). */
@@ -135,6 +159,7 @@ function streamSlot(streams: CallerStreams, binding: 'jsonrpc' | 'rest'): Reques
     if (!streaming || streams.take(res)) return next();
     res.status(429).set('Retry-After', String(STREAM_RETRY_AFTER_S));
     const message = `Too many open streams: ${streams.refusal()}`;
+    if (speaksV03(req)) return refuseV03(binding, res, 429, body, -32000, message);
     if (binding === 'jsonrpc') {
       const id = typeof body?.id === 'string' || typeof body?.id === 'number' ? body.id : null;
       res.json({ jsonrpc: '2.0', id, error: { code: -32000, message } });
@@ -153,8 +178,9 @@ function streamSlot(streams: CallerStreams, binding: 'jsonrpc' | 'rest'): Reques
  */
 function faceBody({ limit, maxDepth }: { limit: number; maxDepth: number }, binding: 'jsonrpc' | 'rest'): [RequestHandler, ErrorRequestHandler] {
   const parse = express.json({ limit, type: ['application/json', 'application/a2a+json'], strict: false, verify: refuseDeepJson(maxDepth) });
-  const fail: ErrorRequestHandler = (err: { type?: string; status?: number }, _req, res, next) => {
+  const fail: ErrorRequestHandler = (err: { type?: string; status?: number }, req, res, next) => {
     if (err instanceof JsonTooDeepError) {
+      if (speaksV03(req)) return refuseV03(binding, res, 400, undefined, -32600, `Invalid Request: ${err.message}`);
       if (binding === 'jsonrpc') res.status(400).json({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: ${err.message}` } });
       else res.status(400).type('application/a2a+json').json({ error: { code: 400, status: 'INVALID_ARGUMENT', message: err.message, details: [] } });
       return;
@@ -163,6 +189,11 @@ function faceBody({ limit, maxDepth }: { limit: number; maxDepth: number }, bind
     const malformed = err instanceof SyntaxError || err.type === 'entity.parse.failed';
     if (!tooLarge && !malformed) return next(err);
     const message = tooLarge ? `the body is over the limit of ${limit} bytes (PLANNER_API_BODY_LIMIT)` : 'Invalid JSON payload.';
+    if (speaksV03(req)) {
+      // JSON-RPC answers a parse error with HTTP 200, as the SDK does; REST with 400.
+      const status = tooLarge ? 413 : binding === 'jsonrpc' ? 200 : 400;
+      return refuseV03(binding, res, status, undefined, tooLarge ? -32600 : -32700, tooLarge ? `Invalid Request: ${message}` : message);
+    }
     if (binding === 'jsonrpc') {
       const code = tooLarge ? -32600 : -32700;
       res.status(tooLarge ? 413 : 200).json({ jsonrpc: '2.0', id: null, error: { code, message: tooLarge ? `Invalid Request: ${message}` : message } });

@@ -58,8 +58,12 @@ export class PushConfigs {
     return this.webhookSecret;
   }
 
-  /** The webhook ready for the plan: -32602 naming its field under `prefix` if the planner will not call it, -32003 if push is not offered; else sealed. */
-  accept(c: PushInput, prefix: string): SealedPushConfig {
+  /**
+   * The webhook ready for the plan: -32602 naming its field under `prefix` if the planner will not
+   * call it, -32003 if push is not offered; else sealed. `protocolVersion` "0.3": registered by a
+   * v0.3 caller, whose webhook gets v0.3's events.
+   */
+  accept(c: PushInput, prefix: string, protocolVersion?: '0.3'): SealedPushConfig {
     const problem = pushInputProblem(c);
     if (problem) throw invalidParams(`${prefix ? `${prefix}.` : ''}${problem}`);
     const id = c.id ? parseParams(ConfigIdSchema, c.id, `${prefix ? `${prefix}.` : ''}id`) : undefined;
@@ -71,6 +75,7 @@ export class PushConfigs {
       url: c.url,
       ...(c.authentication ? { scheme: c.authentication.scheme } : {}),
       ...(token || credentials ? { sealed: sealSecrets(secret, { ...(token ? { token } : {}), ...(credentials ? { credentials } : {}) }) } : {}),
+      ...(protocolVersion ? { protocolVersion } : {}),
     };
   }
 

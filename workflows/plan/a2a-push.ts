@@ -32,6 +32,7 @@ function configProblem(c: NewPushConfig): string | undefined {
   if (url) return `url: ${url}`;
   if (c.scheme !== undefined && (typeof c.scheme !== 'string' || c.scheme === '')) return 'authentication.scheme: must be a non-empty string';
   if (c.sealed !== undefined && typeof c.sealed !== 'string') return 'sealed: must be a string';
+  if (c.protocolVersion !== undefined && c.protocolVersion !== '0.3') return `protocolVersion: ${JSON.stringify(c.protocolVersion)} is not "0.3" (absent means 1.0)`;
   return undefined;
 }
 
@@ -64,7 +65,7 @@ export class PlanPushRecord {
    */
   create(c: NewPushConfig): UpstreamPushConfig {
     const id = c.id !== undefined && patched(CLIENT_CONFIG_IDS_PATCH) ? c.id : uuid4();
-    const config: UpstreamPushConfig = { id, url: c.url, ...(c.scheme ? { scheme: c.scheme } : {}), ...(c.sealed ? { sealed: c.sealed } : {}) };
+    const config: UpstreamPushConfig = { id, url: c.url, ...(c.scheme ? { scheme: c.scheme } : {}), ...(c.sealed ? { sealed: c.sealed } : {}), ...(c.protocolVersion ? { protocolVersion: c.protocolVersion } : {}) };
     this.configs.set(config.id, config);
     this.queues.set(config.id, []);
     return config;
@@ -157,7 +158,15 @@ export class PlanPushRecord {
         try {
           // Not cancelled with the plan: the CANCELED status is one of the changes to deliver.
           await CancellationScope.nonCancellable(() =>
-            deliverUpstreamPush({ configId: id, url: config.url, ...(config.scheme ? { scheme: config.scheme } : {}), ...(config.sealed ? { sealed: config.sealed } : {}), body: next.body, idempotencyKey }),
+            deliverUpstreamPush({
+              configId: id,
+              url: config.url,
+              ...(config.scheme ? { scheme: config.scheme } : {}),
+              ...(config.sealed ? { sealed: config.sealed } : {}),
+              ...(config.protocolVersion ? { protocolVersion: config.protocolVersion } : {}),
+              body: next.body,
+              idempotencyKey,
+            }),
           );
           this.delivered.add(idempotencyKey);
         } catch (err) {

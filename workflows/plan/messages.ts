@@ -160,6 +160,11 @@ export interface UpstreamPushConfig {
   scheme?: string;
   /** The token and credentials, sealed by the face with PLANNER_WEBHOOK_SECRET. */
   sealed?: string;
+  /**
+   * "0.3": registered by an A2A v0.3 caller, whose webhook gets v0.3's bare `kind`-tagged events
+   * (activities/deliver-push.ts). Absent: v1.0. The plan only carries it; its records stay v1.0.
+   */
+  protocolVersion?: '0.3';
 }
 /** A config to register: `id` is the caller's own, when it gave one (a second create with it replaces that config). */
 export type NewPushConfig = Omit<UpstreamPushConfig, 'id'> & { id?: string };
