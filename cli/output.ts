@@ -1,4 +1,15 @@
 // What the CLI writes: results on stdout, everything for a person (errors, progress) on stderr.
+// Every command that prints data prints text for a person by default, and the same data for a
+// program with `-o json` (`--output json`); docs/cli.md gives each command's JSON shape.
+import { Option } from '@commander-js/extra-typings';
+
+export const OUTPUT_FORMATS = ['text', 'json'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/** `-o, --output text|json`, the same on every command that prints data. */
+export function outputOption() {
+  return new Option('-o, --output <FORMAT>', 'text (for a person) or json (for a program; see docs/cli.md for its shape)').choices(OUTPUT_FORMATS).default('text' as OutputFormat);
+}
 
 export function out(text: string): void {
   process.stdout.write(`${text}\n`);

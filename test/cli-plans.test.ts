@@ -38,7 +38,7 @@ interface InboxLine {
   taskId?: string;
 }
 async function inboxOf(planId: string): Promise<InboxLine[]> {
-  const r = await planner(['inbox', '--plan', planId, '--json']).exit;
+  const r = await planner(['inbox', '--plan', planId, '-o', 'json']).exit;
   expect(r).toMatchObject({ code: 0, stderr: '' });
   return r.stdout.trim() === '' ? [] : r.stdout.trim().split('\n').map((l) => JSON.parse(l) as InboxLine);
 }

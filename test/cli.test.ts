@@ -102,7 +102,7 @@ describe('delegate, inbox, answer, status, cancel', () => {
     // Visibility lags the workflows a little; the CLI reads it as it is.
     await eventually(async () => (await client.workflow.count(`PlanId = "${plan}" AND PlannerWaitingOn IN ("human","operator")`)).count === 2, 'visibility to list both');
 
-    const [table, lines] = await Promise.all([planner('inbox', '--plan', plan), planner('inbox', '--plan', plan, '--json')]);
+    const [table, lines] = await Promise.all([planner('inbox', '--plan', plan), planner('inbox', '--plan', plan, '--output', 'json')]);
     expect(table).toMatchObject({ code: 0, stderr: '' });
     const [head, ...rows] = table.stdout.trimEnd().split('\n');
     expect(head).toMatch(/^WORKFLOW ID\s+AGENT\s+STEP\s+WAITING ON\s+TURN\s+AGE\s+QUESTION \/ APPROVAL$/);

@@ -2,7 +2,9 @@
 // quiet on success (webpack's asset table is noise to someone starting the planner) and still
 // shows its errors. Every bundle of the planner's workflows (worker, tests, bench, images,
 // cluster, recorded histories) is made here, so they are all the same code.
+import { join } from 'node:path';
 import { bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
+import { SOURCE_ROOT } from '../runtime/source-root';
 
 const quietBundlerLogger = {
   log() {},
@@ -20,5 +22,6 @@ export async function bundlePlannerWorkflows(): Promise<WorkflowBundle> {
 
 /** The bundle with its source map (what the tests and the bench write to a file). */
 export function plannerBundle(logger: Parameters<typeof bundleWorkflowCode>[0]['logger'] = quietBundlerLogger): ReturnType<typeof bundleWorkflowCode> {
-  return bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger });
+  // From the TypeScript sources even when this file runs compiled (dist/): one bundle, the same code.
+  return bundleWorkflowCode({ workflowsPath: join(SOURCE_ROOT, 'workflows', 'index.ts'), logger });
 }
