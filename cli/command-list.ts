@@ -30,7 +30,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: "list what waits on whom: plans' steps and delegated tasks waiting on a human (a question) or an operator (an approval)",
     load: () => (require('./commands/inbox') as typeof import('./commands/inbox')).inboxCommand(),
   },
-  { name: 'status', aliases: [], summary: "show a plan (every step's state, question and turn) or one delegated task, as JSON", load: () => (require('./commands/status') as typeof import('./commands/status')).statusCommand() },
+  { name: 'status', aliases: [], summary: "show a plan (every step's state, question and turn) or one delegated task, and what to do next", load: () => (require('./commands/status') as typeof import('./commands/status')).statusCommand() },
   { name: 'answer', aliases: [], summary: 'answer the question a plan step or a delegated task waits on (INPUT_REQUIRED)', load: () => (require('./commands/answer') as typeof import('./commands/answer')).answerCommand() },
   {
     name: 'cancel',

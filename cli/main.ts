@@ -87,6 +87,11 @@ export async function main(argv: string[]): Promise<number> {
 
 /** bin/planner.js: run process.argv and exit with the command's code. */
 export function runMain(): void {
+  // `planner inbox | head`: the reader went away, which is no error of the command's.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+    process.exit(process.exitCode ?? 0);
+  });
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

@@ -4,7 +4,7 @@ import { Command } from '@commander-js/extra-typings';
 import { listInbox } from '../../client/inbox';
 import { planId } from '../flags';
 import { examples } from '../help';
-import { age, clip, firstLine, out, outputOption, table } from '../output';
+import { age, clip, firstLine, out, outputOption, printJson, table } from '../output';
 import { withClient } from '../temporal';
 
 export function inboxCommand() {
@@ -12,17 +12,14 @@ export function inboxCommand() {
     .description("list what waits on whom: plans' steps and delegated tasks waiting on a human (a question) or an operator (an approval)")
     .option('--plan <ID>', 'only the tasks of this plan', planId)
     .addOption(outputOption())
-    .addHelpText('after', '\nOldest wait first; -o json prints one JSON object per line (JSON Lines), with the full text. Answer a question with `planner answer PLAN_ID STEP_ID TEXT` (a plan step) or `planner answer WORKFLOW_ID TEXT`; approvals travel outside A2A (follow the agent\'s link).')
-    .addHelpText('after', examples('planner inbox', 'planner inbox --plan release-42', "planner inbox -o json | jq -r 'select(.waitingOn == \"human\") | .workflowId'"))
+    .addHelpText('after', '\nOldest wait first; -o json prints them as one JSON array, with the full text. Answer a question with `planner answer PLAN_ID STEP_ID TEXT` (a plan step) or `planner answer WORKFLOW_ID TEXT`; approvals travel outside A2A (follow the agent\'s link).')
+    .addHelpText('after', examples('planner inbox', 'planner inbox --plan release-42', "planner inbox -o json | jq -r '.[] | select(.waitingOn == \"human\") | .workflowId'"))
     .action(async ({ plan, output }) => {
       await withClient(async (client) => {
         const entries = await listInbox(client, { planId: plan });
         const now = Date.now();
         if (output === 'json') {
-          for (const e of entries) {
-            out(JSON.stringify({ ...e, waitingSince: e.waitingSince.toISOString(), ageSeconds: Math.max(0, Math.round((now - e.waitingSince.getTime()) / 1000)) }));
-          }
-          return;
+          return printJson(entries.map((e) => ({ ...e, waitingSince: e.waitingSince.toISOString(), ageSeconds: Math.max(0, Math.round((now - e.waitingSince.getTime()) / 1000)) })));
         }
         if (entries.length === 0) {
           out(plan ? `nothing of plan ${plan} waits on a human or an operator` : 'nothing waits on a human or an operator');
