@@ -50,8 +50,7 @@ export async function runCli(record: Record, address: string): Promise<void> {
   const env = { ...process.env, TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: 'default' };
   const sides = await interleaveMany(runs, [() => timed(['-e', '0'], env), () => timed([BIN, '--help'], env), () => timed([BIN, 'inbox', '-o', 'json'], env)]);
   const [baseline, help, inbox] = sides.map((rs) => rs.map((r) => r.seconds)) as [number[], number[], number[]];
-  const listed = sides[2]![0]!.stdout.trim();
-  const entries = listed === '' ? 0 : listed.split('\n').length;
+  const entries = (JSON.parse(sides[2]![0]!.stdout) as unknown[]).length; // -o json: one array
   const [base, h, i] = [dist(baseline), dist(help), dist(inbox)];
   record.data.cli = { runs, baseline, help, inbox, inboxEntries: entries };
   record.add({ section: 'cli', metric: `planner --help, p50 of ${runs}`, unit: 's', planner: h.p50, baseline: base.p50, goal: `≤ ${HELP_GOAL_S} s`, met: h.p50 <= HELP_GOAL_S, note: `max ${h.max.toFixed(2)} s; baseline node -e 0` });
@@ -63,7 +62,7 @@ export async function runCli(record: Record, address: string): Promise<void> {
     baseline: base.p50,
     goal: `≤ ${INBOX_GOAL_S} s`,
     met: i.p50 <= INBOX_GOAL_S,
-    note: `max ${i.max.toFixed(2)} s; ${entries} entries listed`,
+    note: `max ${i.max.toFixed(2)} s; ${entries} waiting ${entries === 1 ? 'entry' : 'entries'} listed`,
   });
 }
 
