@@ -7,8 +7,8 @@ const { readdirSync, readFileSync, statSync } = require('node:fs');
 const { join } = require('node:path');
 
 const ROOT = join(__dirname, '..');
-/** Written by scripts/ensure-deps.sh after a build that succeeded; its time is the build's. */
-const BUILT_MARK = join(ROOT, 'dist', '.complete');
+// dist/.complete is written by scripts/ensure-deps.sh (and `npm run build`) after a build that
+// succeeded; its time is the build's.
 const COMPILED_MAIN = join(ROOT, 'dist', 'cli', 'main.js');
 
 function mtime(path) {
@@ -19,14 +19,14 @@ function mtime(path) {
   }
 }
 
-/** True when a source file (or a tsconfig) is newer than the last finished build, or there is none. */
-function compiledCliIsStale() {
-  const built = mtime(BUILT_MARK);
-  if (built === undefined || mtime(COMPILED_MAIN) === undefined) return true;
-  const configs = [join(ROOT, 'tsconfig.json'), join(ROOT, 'tsconfig.build.json')];
+/** True when a source file (or a tsconfig) of `root` is newer than its last finished build, or there is none. */
+function compiledCliIsStale(root = ROOT) {
+  const built = mtime(join(root, 'dist', '.complete'));
+  if (built === undefined || mtime(join(root, 'dist', 'cli', 'main.js')) === undefined) return true;
+  const configs = [join(root, 'tsconfig.json'), join(root, 'tsconfig.build.json')];
   if (configs.some((f) => (mtime(f) ?? Infinity) > built)) return true;
   const { include } = JSON.parse(readFileSync(configs[1], 'utf8'));
-  const folders = include.map((f) => join(ROOT, f));
+  const folders = include.map((f) => join(root, f));
   // Bounded by the tree: each folder is visited once.
   while (folders.length > 0) {
     const folder = folders.pop();
@@ -45,7 +45,7 @@ function compiledCliIsStale() {
   return false;
 }
 
-module.exports = { BUILT_MARK, COMPILED_MAIN, compiledCliIsStale };
+module.exports = { COMPILED_MAIN, compiledCliIsStale };
 
 // `node bin/compiled-cli.js`: exit 1 when a build is due (scripts/ensure-deps.sh asks).
 if (require.main === module) process.exitCode = compiledCliIsStale() ? 1 : 0;

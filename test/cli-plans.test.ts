@@ -160,6 +160,33 @@ describe('cancel', () => {
   }, 120_000);
 });
 
+describe('schedule', () => {
+  it('create, list and delete: text for a person, one JSON document with -o json', async () => {
+    const id = `cli-sched-${Date.now()}`;
+    const other = `${id}-text`;
+    const [created, text] = await Promise.all([
+      planner(['schedule', 'create', RELEASE_PLAN, '--every', '24h', '--id', id, ...agentFlags(), '-o', 'json']).exit,
+      planner(['schedule', 'create', RELEASE_PLAN, '--cron', '0 3 * * 1-5', '--id', other, ...agentFlags()]).exit,
+    ]);
+    try {
+      expect(created).toMatchObject({ code: 0, stderr: '' });
+      expect(JSON.parse(created.stdout)).toMatchObject({ scheduleId: id, plan: 'release', overlap: 'skip', paused: false, recentPlans: [], actionsTaken: 0, nextTimes: expect.any(Array) });
+      expect(text).toMatchObject({ code: 0, stderr: '' });
+      expect(text.stdout).toMatch(new RegExp(`^created schedule ${other}: plan release on cron 0 3 \\* \\* 1-5 \\(overlap skip\\)\nnext runs: \\S+`));
+      expect(text.stdout.trimEnd().split('\n').pop()).toBe(`next: planner schedule list, or planner schedule trigger ${other} to start one now`);
+      const listed = await eventually(async () => {
+        const r = await planner(['schedule', 'list', '-o', 'json']).exit;
+        const all = JSON.parse(r.stdout) as Array<{ scheduleId: string }>;
+        return all.some((s) => s.scheduleId === id) && all.some((s) => s.scheduleId === other) ? all : undefined;
+      }, 'both schedules in planner schedule list -o json');
+      expect(listed.find((s) => s.scheduleId === id)).toMatchObject({ plan: 'release', overlap: 'skip' });
+    } finally {
+      const deleted = await Promise.all([planner(['schedule', 'delete', id]).exit, planner(['schedule', 'delete', other]).exit]);
+      expect(deleted.map((d) => d.code)).toEqual([0, 0]);
+    }
+  }, 120_000);
+});
+
 describe('planner demo', () => {
   it('runs the seed plan to its end non-interactively and prints the review artifact and the deploy result', async () => {
     // Demo agents on ports of their own (nothing listens there yet): demo starts them, and workers, itself.

@@ -4,7 +4,9 @@
 // is covered the moment it is registered.
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { buildProgram } from '../cli/main';
 import { connectClient, uniqueQueue } from './harness/planner';
@@ -87,6 +89,40 @@ describe('help', () => {
     expect(viaHelp.stdout).toContain('--turn <N>');
     expect(bare).toMatchObject({ code: 2, stdout: '' });
     expect(bare.stderr).toMatch(/^Usage: planner <command>/);
+  });
+});
+
+describe('the compiled CLI', () => {
+  // bin/planner.js runs dist/ only when it is as new as every source it compiles; else the sources (tsx).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS file beside the bin, no types
+  const { compiledCliIsStale } = require('../bin/compiled-cli') as { compiledCliIsStale: (root: string) => boolean };
+
+  it('is stale without a finished build, after a source or a tsconfig changes, and fresh otherwise', () => {
+    const root = mkdtempSync(join(tmpdir(), 'compiled-cli-'));
+    try {
+      const at = (path: string, seconds: number): void => {
+        mkdirSync(dirname(join(root, path)), { recursive: true });
+        if (!existsSync(join(root, path))) writeFileSync(join(root, path), '');
+        utimesSync(join(root, path), seconds, seconds);
+      };
+      writeFileSync(join(root, 'tsconfig.build.json'), JSON.stringify({ include: ['cli', 'missing-folder'] }));
+      at('tsconfig.build.json', 1000);
+      at('tsconfig.json', 1000);
+      at('cli/deep/command.ts', 1000);
+      at('cli/notes.md', 5000); // not a source
+      at('dist/cli/main.js', 2000);
+      expect(compiledCliIsStale(root)).toBe(true); // no dist/.complete: the build did not finish
+      at('dist/.complete', 2000);
+      expect(compiledCliIsStale(root)).toBe(false);
+      at('cli/deep/command.ts', 3000);
+      expect(compiledCliIsStale(root)).toBe(true); // a source edited after the build
+      at('dist/.complete', 4000);
+      expect(compiledCliIsStale(root)).toBe(false);
+      at('tsconfig.json', 4500);
+      expect(compiledCliIsStale(root)).toBe(true);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 
