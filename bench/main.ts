@@ -11,8 +11,9 @@ import { runParked } from './parked';
 import { runCost } from './cost';
 import { runThroughput } from './throughput';
 import { runAuthWaits } from './auth-waits';
+import { runCli } from './cli';
 
-const SECTIONS = ['seed', 'resume', 'cost', 'throughput', 'parked', 'auth-waits'] as const;
+const SECTIONS = ['seed', 'resume', 'cost', 'throughput', 'parked', 'auth-waits', 'cli'] as const;
 type Section = (typeof SECTIONS)[number];
 
 /**
@@ -26,6 +27,7 @@ export const SIZES: { [s in Section]: () => string } = {
   throughput: () => `${size('BENCH_TPUT_WINDOWS', 1, 1)} window(s) of ${size('BENCH_TPUT_TASKS', 150, 20)}+ tasks at 20 and 200 in flight`,
   parked: () => `${size('BENCH_PARKED', 500, 10)} tasks, held ${size('BENCH_PARKED_HOLD_S', 10, 5)} s`,
   'auth-waits': () => `${size('BENCH_TASKS', 24, 5)} waits per mode, held ${size('BENCH_HOLD_MS', 4000, 2000)} ms`,
+  cli: () => `${size('BENCH_CLI_RUNS', 15, 3)} runs each of node -e 0, planner --help and planner inbox`,
 };
 
 // The SDK's agent server logs each error it answers (with a stack); keep the bench's output readable.
@@ -79,6 +81,7 @@ async function main(): Promise<void> {
     await worker.stop();
     worker = undefined;
     await run('auth-waits', () => runAuthWaits(env, record));
+    await run('cli', () => runCli(record, env.server.address));
   } finally {
     await worker?.stop();
     await env.close();

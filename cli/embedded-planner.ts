@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import { startCodeReviewer, startDeployer, type AgentHandle } from '../demo/agents';
 import { payloadSettings, plannerDataConverter } from '../payloads/data-converter';
 import { isServing, startDevServer, type DevServer } from '../deploy/dev/dev-server';
+import { ensureTemporalCli } from '../deploy/dev/temporal-cli';
 import type { PlannerConfig } from '../runtime/config';
 import { createLogger, installRuntime, logFormatFor } from '../runtime/logger';
 import { bundlePlannerWorkflows } from '../worker/workflow-bundle';
@@ -169,6 +170,9 @@ async function startTemporalUnlessServing(config: PlannerConfig, logger: Logger,
     throw new CliFailure(`something listens at ${address} (TEMPORAL_ADDRESS) but does not answer as a Temporal server within 30 s: stop it, or set TEMPORAL_ADDRESS to a free port`);
   }
   const dir = join(process.cwd(), '.planner');
+  // Found, or installed once (its own progress lines), before the start's line: that line then
+  // stands for the server starting and nothing else.
+  const temporalCli = await ensureTemporalCli(err);
   return withProgress(`Starting a Temporal dev server at ${address} (data in ${dir})`, () =>
     startDevServer({
       dbFile: join(dir, 'temporal.sqlite'),
@@ -177,7 +181,8 @@ async function startTemporalUnlessServing(config: PlannerConfig, logger: Logger,
       port: Number(port),
       uiPort: Number(port) + 1000,
       ...(codecEndpoint ? { codecEndpoint } : {}),
-      log: err, // progress of the one-time Temporal CLI build
+      temporalCli,
+      log: err, // a retry on other ports
     }),
   );
 }

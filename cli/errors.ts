@@ -3,7 +3,7 @@
 // environment is wrong and nothing was sent; 3 an answer is recorded but not sent yet (no worker polls
 // the queue). Every failure is one line on stderr, never a stack.
 import { CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings';
-import { DelegatedTaskNotFoundError, InvalidInputError } from '../client/delegated-task';
+import { DelegatedTaskNotFoundError, InvalidInputError } from '../client/errors';
 import { err } from './output';
 
 export const EXIT_OK = 0;

@@ -2,50 +2,37 @@
 // the program, registers them, and turns whatever goes wrong into one line and an exit code:
 // 0 done, 1 failed at run time, 2 bad command line or environment (nothing was sent).
 import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
-import { answerCommand } from './commands/answer';
-import { artifactCommand } from './commands/artifact';
-import { artifactsCommand } from './commands/artifacts';
-import { clusterCommand } from './commands/cluster';
-import { demoCommand } from './commands/demo';
-import { planCommand } from './commands/plan';
-import { runCommand } from './commands/run';
-import { scheduleCommand } from './commands/schedule';
-import { serveCommand } from './commands/serve';
-import { cancelCommand } from './commands/cancel';
-import { delegateCommand } from './commands/delegate';
-import { devCommand } from './commands/dev';
-import { inboxCommand } from './commands/inbox';
-import { statusCommand } from './commands/status';
-import { workerCommand } from './commands/worker';
+import { COMMANDS, type CommandEntry } from './command-list';
 import { CommandLineError, EXIT_OK, EXIT_USAGE, reportError, UsageError } from './errors';
 import { CONNECTION_HELP, EXIT_CODES_HELP } from './help';
 import { err } from './output';
 
-/** The commands, in the order help lists them. A new command is one file in commands/ and one line here. */
-const COMMANDS: Array<() => CommandUnknownOpts> = [
-  devCommand,
-  demoCommand,
-  runCommand,
-  planCommand,
-  inboxCommand,
-  statusCommand,
-  answerCommand,
-  cancelCommand,
-  artifactsCommand,
-  artifactCommand,
-  scheduleCommand,
-  delegateCommand,
-  serveCommand,
-  workerCommand,
-  clusterCommand,
-];
+/** The command an argument list runs (`planner help NAME` too), or undefined (top-level help, an unknown name). */
+function commandOf(argv: readonly string[]): CommandEntry | undefined {
+  const at = argv.findIndex((a) => !a.startsWith('-'));
+  const name = argv[at] === 'help' ? argv[at + 1] : argv[at];
+  return COMMANDS.find((c) => c.name === name || c.aliases.includes(name ?? ''));
+}
 
-export function buildProgram(): Command {
+/** What help lists for a command that is not loaded: its name, aliases and summary. */
+function listed(entry: CommandEntry): CommandUnknownOpts {
+  return new Command(entry.name).aliases(entry.aliases).description(entry.summary);
+}
+
+/**
+ * The program. Given the argument list, only the command it runs is loaded; the others are listed
+ * for help and for "unknown command" messages. Without it, every command is loaded (tests read them).
+ */
+export function buildProgram(argv?: readonly string[]): Command {
+  const running = argv === undefined ? undefined : commandOf(argv);
   const program = new Command('planner')
     .description('a durable planner on Temporal that delegates tasks to remote A2A agents')
     .usage('<command> [options]')
+    // One line per command, as when every command's arguments widened the first column so far that
+    // commander did not wrap: a line reads whole in a terminal and in `planner --help | grep`.
+    .configureHelp({ helpWidth: Number.MAX_SAFE_INTEGER })
     .addHelpText('after', `${EXIT_CODES_HELP}\n${CONNECTION_HELP}\n\nRun \`planner <command> --help\` for a command's options and examples.`);
-  for (const command of COMMANDS) program.addCommand(command());
+  for (const entry of COMMANDS) program.addCommand(argv === undefined || entry === running ? entry.load() : listed(entry));
   return program;
 }
 
@@ -73,7 +60,7 @@ function refuseEmptyValues(program: CommandUnknownOpts): void {
 
 /** Runs one command line; resolves to the exit code. Expected failures print one line, never a stack. */
 export async function main(argv: string[]): Promise<number> {
-  const program = buildProgram();
+  const program = buildProgram(argv);
   throwInsteadOfExiting(program);
   refuseEmptyValues(program);
   // Errors are charged to the command being parsed or run: commander announces each subcommand.
@@ -100,6 +87,11 @@ export async function main(argv: string[]): Promise<number> {
 
 /** bin/planner.js: run process.argv and exit with the command's code. */
 export function runMain(): void {
+  // `planner inbox | head`: the reader went away, which is no error of the command's.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+    process.exit(process.exitCode ?? 0);
+  });
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

@@ -1,4 +1,15 @@
 // What the CLI writes: results on stdout, everything for a person (errors, progress) on stderr.
+// Every command that prints data prints text for a person by default, and the same data for a
+// program with `-o json` (`--output json`); docs/cli.md gives each command's JSON shape.
+import { Option } from '@commander-js/extra-typings';
+
+export const OUTPUT_FORMATS = ['text', 'json'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/** `-o, --output text|json`, the same on every command that prints data. */
+export function outputOption() {
+  return new Option('-o, --output <FORMAT>', 'text for a person, json for a program (docs/cli.md has its shape)').choices(OUTPUT_FORMATS).default('text' as OutputFormat);
+}
 
 export function out(text: string): void {
   process.stdout.write(`${text}\n`);
@@ -10,6 +21,12 @@ export function err(text: string): void {
 
 export function printJson(value: unknown): void {
   out(JSON.stringify(value, null, 2));
+}
+
+/** One value, as `-o` asks: JSON for a program, else the text `asText` makes of it for a person. */
+export function print<T>(output: OutputFormat, value: T, asText: (value: T) => string): void {
+  if (output === 'json') printJson(value);
+  else out(asText(value));
 }
 
 /** Columns padded to their widest cell; the last column is not padded. */

@@ -1,15 +1,7 @@
-// How a delegated task stands or ended, in the words the CLI prints: a snapshot as JSON, and one
-// sentence for a run that closed ("failed: <innermost cause>", "was cancelled", ...).
+// How a delegated task ended, in the words the CLI prints: one sentence for a run that closed
+// ("failed: <innermost cause>", "was cancelled", ...).
 import { CancelledFailure, TerminatedFailure, TimeoutFailure, type Client, type WorkflowFailedError } from '@temporalio/client';
-import { describeTask, type TaskSnapshot } from '../client/delegated-task';
-import { CliFailure } from './errors';
-import { printJson } from './output';
-
-/** Prints the snapshot as JSON; a status query that got no answer then fails the command (exit 1). */
-export function printSnapshot(snapshot: TaskSnapshot): void {
-  printJson(snapshot);
-  if (snapshot.statusQueryError) throw new CliFailure(snapshot.statusQueryError);
-}
+import { describeTask } from '../client/delegated-task';
 
 /** The Temporal status a closed run's WorkflowFailedError stands for. */
 export function executionStatusOf(e: WorkflowFailedError): string {

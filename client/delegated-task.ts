@@ -32,23 +32,11 @@ import {
 import { describeFailure } from '../workflows/failure-cause';
 import { A2aAgent, PlanId, PlannerTurn, PlannerWaitingOn, firstReplyWait } from '../workflows/search-attributes';
 import { describeWorkflowOfType, QUERY_TIMEOUT_MS, statusQueryTimeoutMessage } from './workflows';
+import { DelegatedTaskNotFoundError, InvalidInputError } from './errors';
 
 export const DELEGATED_TASK_WORKFLOW_TYPE = DelegatedTaskWorkflow.name;
 
-export class InvalidInputError extends Error {
-  override readonly name = 'InvalidInputError';
-}
-
-/** No delegated-task workflow has this id (none at all, or the id names another kind of workflow). */
-export class DelegatedTaskNotFoundError extends Error {
-  override readonly name = 'DelegatedTaskNotFoundError';
-  constructor(
-    readonly workflowId: string,
-    detail?: string,
-  ) {
-    super(`no delegated task with id ${workflowId}${detail ? ` (${detail})` : ''}`);
-  }
-}
+export { DelegatedTaskNotFoundError, InvalidInputError };
 
 export interface StartOptions {
   taskQueue: string;

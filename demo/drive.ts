@@ -6,8 +6,9 @@ import type { Client } from '@temporalio/client';
 import { followPlan } from '../client/follow-plan';
 import { answerStep, startPlan, type PlanSnapshot } from '../client/plan';
 import { outcome, transitions } from '../client/plan-progress';
+import { SOURCE_ROOT } from '../runtime/source-root';
 
-export const RELEASE_PLAN_FILE = join(__dirname, 'plans', 'release.yaml');
+export const RELEASE_PLAN_FILE = join(SOURCE_ROOT, 'demo', 'plans', 'release.yaml');
 /** What the simulated operator answers when the reviewer asks for the base branch. */
 export const DEMO_ANSWER = 'main';
 

@@ -6,7 +6,7 @@
 // deployment on Temporal Cloud (API key or mTLS) needs nothing but the standard variables.
 import { Connection, type ConnectionOptions } from '@temporalio/client';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
-import { NativeConnection, type NativeConnectionOptions } from '@temporalio/worker';
+import type { NativeConnection, NativeConnectionOptions } from '@temporalio/worker';
 import type { PlannerConfig } from './config';
 
 export interface TemporalTarget {
@@ -49,6 +49,10 @@ export async function connectClient(target: TemporalTarget, extra: Omit<Connecti
 
 /** A worker's NativeConnection. */
 export async function connectWorker(target: TemporalTarget): Promise<NativeConnection> {
+  // Loaded here, not at the top: the CLI and the API reach Temporal through this file too, and the
+  // worker package (its bundler, its native core) is a quarter of a second to load.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- import() would bypass tsx's CommonJS hook
+  const { NativeConnection } = require('@temporalio/worker') as typeof import('@temporalio/worker');
   return NativeConnection.connect(target.connectionOptions);
 }
 

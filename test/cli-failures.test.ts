@@ -59,7 +59,8 @@ describe('a task that fails', () => {
   });
 
   it('status of the FAILED task shows why it failed', async () => {
-    const r = await planner('status', id);
+    const [r, text] = await Promise.all([planner('status', id, '-o', 'json'), planner('status', id)]);
+    expect(text.stdout).toMatch(new RegExp(`^ {2}failure: ${cause.source}$`, 'm'));
     expect(r).toMatchObject({ code: 0, stderr: '' });
     const snapshot = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(snapshot).toMatchObject({ workflowId: id, workflowStatus: 'FAILED' });
@@ -116,7 +117,7 @@ describe('status of a completed task', () => {
     const done = await planner('delegate', '--agent', 'hostile-finisher', '--url', finisher.baseUrl, '--text', 'report', '--id', id, '--wait');
     expect(done.code).toBe(0);
 
-    const r = await planner('status', id);
+    const r = await planner('status', id, '-o', 'json');
     expect(r).toMatchObject({ code: 0, stderr: '' });
     const snapshot = JSON.parse(r.stdout) as { workflowStatus: string; failure?: string; artifacts?: Array<Record<string, unknown>> };
     expect(snapshot.workflowStatus).toBe('COMPLETED');

@@ -38,9 +38,9 @@ interface InboxLine {
   taskId?: string;
 }
 async function inboxOf(planId: string): Promise<InboxLine[]> {
-  const r = await planner(['inbox', '--plan', planId, '--json']).exit;
+  const r = await planner(['inbox', '--plan', planId, '-o', 'json']).exit;
   expect(r).toMatchObject({ code: 0, stderr: '' });
-  return r.stdout.trim() === '' ? [] : r.stdout.trim().split('\n').map((l) => JSON.parse(l) as InboxLine);
+  return JSON.parse(r.stdout) as InboxLine[]; // one JSON array, [] when nothing waits
 }
 
 describe('run --wait on the seed plan, answered and approved from other terminals', () => {
@@ -50,7 +50,7 @@ describe('run --wait on the seed plan, answered and approved from other terminal
     const question = await eventually(async () => (await inboxOf(planId)).find((e) => e.waitingOn === 'human'), 'the question in the inbox', 60_000, 300);
     expect(question).toMatchObject({ workflowId: `${planId}.review`, planId, stepId: 'review', text: BASE_BRANCH_QUESTION });
 
-    const answered = await planner(['answer', planId, 'review', 'main']).exit;
+    const answered = await planner(['answer', planId, 'review', 'main', '-o', 'json']).exit;
     expect(answered.code).toBe(0);
     expect(JSON.parse(answered.stdout)).toMatchObject({ turn: 1, state: 'TASK_STATE_COMPLETED' });
 
@@ -85,12 +85,16 @@ describe('run --wait on the seed plan, answered and approved from other terminal
     expect(done.stdout).toContain('"baseBranch": "main"');
 
     // status, and the artifacts as files.
-    const status = await planner(['status', planId]).exit;
+    const status = await planner(['status', planId, '-o', 'json']).exit;
     expect(status.code).toBe(0);
     expect(JSON.parse(status.stdout)).toMatchObject({ planId, workflowStatus: 'COMPLETED', state: 'completed', steps: [{ id: 'review', state: 'completed' }, { id: 'deploy', state: 'completed' }] });
     const out = join(dir, 'artifacts');
-    const written = await planner(['artifacts', planId, '--out', out]).exit;
-    expect(written.code).toBe(0);
+    const written = await planner(['artifacts', planId, '--out', out, '-o', 'json']).exit;
+    expect(written).toMatchObject({ code: 0, stderr: '' });
+    // -o json: one array of the files written, with their sizes.
+    const files = JSON.parse(written.stdout) as Array<{ file: string; bytes: number }>;
+    expect(files.map((f) => f.file).sort()).toEqual([join(out, 'deploy', 'deploy-result.json'), join(out, 'review', 'review.json')]);
+    for (const f of files) expect(f.bytes).toBe(readFileSync(f.file).length);
     expect(JSON.parse(readFileSync(join(out, 'review', 'review.json'), 'utf8'))).toMatchObject({ baseBranch: 'main', verdict: 'approve' });
     expect(JSON.parse(readFileSync(join(out, 'deploy', 'deploy-result.json'), 'utf8'))).toMatchObject({ version: '2026.10.06-1' });
     suite.track(planId, `${planId}.review`, `${planId}.deploy`);
@@ -110,13 +114,14 @@ describe('plans that cannot run', () => {
     const broken = file('broken.yaml', 'name: b\nsteps: [\n  - a\n');
     const missingInput = file('input.yaml', `name: m\ninputs:\n  build: {}\n${agents}steps:\n  - { id: a, agent: rev, text: "{{inputs.build}}" }\n`);
     const before = await plansOnQueue();
-    const [c1, c2, c3, c4, c5, ok] = await Promise.all([
+    const [c1, c2, c3, c4, c5, ok, okJson] = await Promise.all([
       planner(['run', cycle]).exit,
       planner(['run', unknownAgent, '--wait']).exit,
       planner(['plan', 'check', broken]).exit,
       planner(['run', missingInput]).exit,
       planner(['run', join(dir, 'nope.yaml')]).exit,
       planner(['plan', 'check', RELEASE_PLAN]).exit,
+      planner(['plan', 'check', RELEASE_PLAN, '-o', 'json']).exit,
     ]);
     expectOneLineError(c1, 2, /^planner run: .*cycle\.yaml: line 5: steps\[0\]\.dependsOn: dependency cycle: a → b → a \(see planner run --help\)$/m);
     expectOneLineError(c2, 2, /^planner run: .*agent\.yaml: line 5: steps\[0\]\.agent: unknown agent "reviewer" \(agents: rev\)/);
@@ -125,6 +130,15 @@ describe('plans that cannot run', () => {
     expectOneLineError(c5, 2, /^planner run: .*nope\.yaml: \(document\): cannot read the plan: no such file/);
     expect(ok).toMatchObject({ code: 0, stderr: '' });
     expect(ok.stdout).toMatch(/plan release is valid: 2 steps\n {2}review \(code-reviewer\)\n {2}deploy \(deployer\) after review/);
+    expect(okJson).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(okJson.stdout)).toEqual({
+      file: RELEASE_PLAN,
+      name: 'release',
+      steps: [
+        { id: 'review', agent: 'code-reviewer', dependsOn: [] },
+        { id: 'deploy', agent: 'deployer', dependsOn: ['review'] },
+      ],
+    });
     expect(await plansOnQueue()).toBe(before);
   }, 120_000);
 });
@@ -135,7 +149,7 @@ describe('cancel', () => {
     const started = await planner(['run', RELEASE_PLAN, '--id', planId, ...agentFlags()]).exit;
     expect(started).toMatchObject({ code: 0, stdout: `${planId}\n` });
     const q = await eventually(async () => (await inboxOf(planId)).find((e) => e.waitingOn === 'human'), 'the question', 60_000, 300);
-    const cancelled = await planner(['cancel', planId]).exit;
+    const cancelled = await planner(['cancel', planId, '-o', 'json']).exit;
     expect(cancelled.code).toBe(0);
     expect(JSON.parse(cancelled.stdout)).toMatchObject({ workflowStatus: 'CANCELLED', steps: [{ id: 'review', state: 'cancelled' }, { id: 'deploy', state: 'skipped' }] });
     expect(await reviewer.taskState(q.taskId!)).toBe('TASK_STATE_CANCELED');
@@ -143,6 +157,33 @@ describe('cancel', () => {
     const late = await planner(['answer', planId, 'review', 'main']).exit;
     expectOneLineError(late, 1, /^planner answer: step review of plan release-cancel-\d+ is not waiting on a question \(it is cancelled\)$/m);
     suite.track(planId, `${planId}.review`);
+  }, 120_000);
+});
+
+describe('schedule', () => {
+  it('create, list and delete: text for a person, one JSON document with -o json', async () => {
+    const id = `cli-sched-${Date.now()}`;
+    const other = `${id}-text`;
+    const [created, text] = await Promise.all([
+      planner(['schedule', 'create', RELEASE_PLAN, '--every', '24h', '--id', id, ...agentFlags(), '-o', 'json']).exit,
+      planner(['schedule', 'create', RELEASE_PLAN, '--cron', '0 3 * * 1-5', '--id', other, ...agentFlags()]).exit,
+    ]);
+    try {
+      expect(created).toMatchObject({ code: 0, stderr: '' });
+      expect(JSON.parse(created.stdout)).toMatchObject({ scheduleId: id, plan: 'release', overlap: 'skip', paused: false, recentPlans: [], actionsTaken: 0, nextTimes: expect.any(Array) });
+      expect(text).toMatchObject({ code: 0, stderr: '' });
+      expect(text.stdout).toMatch(new RegExp(`^created schedule ${other}: plan release on cron 0 3 \\* \\* 1-5 \\(overlap skip\\)\nnext runs: \\S+`));
+      expect(text.stdout.trimEnd().split('\n').pop()).toBe(`next: planner schedule list, or planner schedule trigger ${other} to start one now`);
+      const listed = await eventually(async () => {
+        const r = await planner(['schedule', 'list', '-o', 'json']).exit;
+        const all = JSON.parse(r.stdout) as Array<{ scheduleId: string }>;
+        return all.some((s) => s.scheduleId === id) && all.some((s) => s.scheduleId === other) ? all : undefined;
+      }, 'both schedules in planner schedule list -o json');
+      expect(listed.find((s) => s.scheduleId === id)).toMatchObject({ plan: 'release', overlap: 'skip' });
+    } finally {
+      const deleted = await Promise.all([planner(['schedule', 'delete', id]).exit, planner(['schedule', 'delete', other]).exit]);
+      expect(deleted.map((d) => d.code)).toEqual([0, 0]);
+    }
   }, 120_000);
 });
 

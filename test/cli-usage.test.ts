@@ -2,7 +2,11 @@
 // top-level help, and usage errors as one line with exit 2. The CLI runs as a child process
 // exactly as a user runs it; the command list comes from the program itself, so a new command
 // is covered the moment it is registered.
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { buildProgram } from '../cli/main';
 import { connectClient, uniqueQueue } from './harness/planner';
@@ -64,6 +68,20 @@ describe('help', () => {
     });
   }, MANY_RUNS_MS);
 
+  it('planner --help loads no command module and no Temporal client (each command loads only what it runs)', () => {
+    // The sources through tsx, in a process of their own: the compiled CLI (dist/) has the same imports.
+    const script = [
+      "require('tsx/cjs');",
+      `require(${JSON.stringify(join(__dirname, '..', 'cli', 'main.ts'))}).main(['--help']).then((code) => {`,
+      "  const loaded = Object.keys(require.cache).filter((f) => /@temporalio|[\\/]cli[\\/]commands[\\/]/.test(f));",
+      '  process.stderr.write(JSON.stringify({ code, loaded }));',
+      '});',
+    ].join('\n');
+    const child = spawnSync(process.execPath, ['-e', script], { cwd: join(__dirname, '..'), encoding: 'utf8', timeout: 60_000 });
+    expect(JSON.parse(child.stderr) as unknown).toEqual({ code: 0, loaded: [] });
+    expect(child.stdout).toMatch(/^Usage: planner <command>/);
+  });
+
   it('planner help COMMAND is the command\'s help; planner alone prints the help as an error (exit 2)', async () => {
     const [viaHelp, direct, bare] = await Promise.all([planner(['help', 'answer']), planner(['answer', '--help']), planner([])]);
     expect(viaHelp).toMatchObject({ code: 0, stderr: '' });
@@ -74,10 +92,45 @@ describe('help', () => {
   });
 });
 
+describe('the compiled CLI', () => {
+  // bin/planner.js runs dist/ only when it is as new as every source it compiles; else the sources (tsx).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS file beside the bin, no types
+  const { compiledCliIsStale } = require('../bin/compiled-cli') as { compiledCliIsStale: (root: string) => boolean };
+
+  it('is stale without a finished build, after a source or a tsconfig changes, and fresh otherwise', () => {
+    const root = mkdtempSync(join(tmpdir(), 'compiled-cli-'));
+    try {
+      const at = (path: string, seconds: number): void => {
+        mkdirSync(dirname(join(root, path)), { recursive: true });
+        if (!existsSync(join(root, path))) writeFileSync(join(root, path), '');
+        utimesSync(join(root, path), seconds, seconds);
+      };
+      writeFileSync(join(root, 'tsconfig.build.json'), JSON.stringify({ include: ['cli', 'missing-folder'] }));
+      at('tsconfig.build.json', 1000);
+      at('tsconfig.json', 1000);
+      at('cli/deep/command.ts', 1000);
+      at('cli/notes.md', 5000); // not a source
+      at('dist/cli/main.js', 2000);
+      expect(compiledCliIsStale(root)).toBe(true); // no dist/.complete: the build did not finish
+      at('dist/.complete', 2000);
+      expect(compiledCliIsStale(root)).toBe(false);
+      at('cli/deep/command.ts', 3000);
+      expect(compiledCliIsStale(root)).toBe(true); // a source edited after the build
+      at('dist/.complete', 4000);
+      expect(compiledCliIsStale(root)).toBe(false);
+      at('tsconfig.json', 4500);
+      expect(compiledCliIsStale(root)).toBe(true);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('usage errors: one line, exit 2, nothing sent', () => {
   it('name the problem in the planner\'s words, not commander\'s', async () => {
     const cases: Array<[args: string[], command: string, problem: RegExp]> = [
-      [['inbox', '--jsn'], 'inbox', /unknown flag --jsn \(did you mean --json\?\)/],
+      [['inbox', '--outptu', 'json'], 'inbox', /unknown flag --outptu \(did you mean --output\?\)/],
+      [['inbox', '-o', 'yaml'], 'inbox', /bad --output: Allowed choices are text, json\./],
       [['artifact', 'task-x'], 'artifact', /missing NAME/],
       [['cancel'], 'cancel', /missing PLAN_OR_WORKFLOW_ID/],
       [['status', 'task-x', 'task-y'], 'status', /unexpected argument "task-y"/],

@@ -81,7 +81,7 @@ describe('delegate, inbox, answer, status, cancel', () => {
     // --wait keeps this one running until the task ends; its result is checked after the answer.
     review = spawnPlanner([
       'delegate', '--agent', 'code-reviewer', '--url', reviewer.baseUrl, '--text', DIFF, '--plan', plan,
-      '--id', reviewId, '--input-deadline', '1h', '--on-input-deadline', 'remind', '--wait',
+      '--id', reviewId, '--input-deadline', '1h', '--on-input-deadline', 'remind', '--wait', '-o', 'json',
     ]);
     // The deployer by its card, from a file named relative to the working directory.
     const cardFile = `deployer-card-${randomUUID().slice(0, 8)}.json`;
@@ -102,7 +102,7 @@ describe('delegate, inbox, answer, status, cancel', () => {
     // Visibility lags the workflows a little; the CLI reads it as it is.
     await eventually(async () => (await client.workflow.count(`PlanId = "${plan}" AND PlannerWaitingOn IN ("human","operator")`)).count === 2, 'visibility to list both');
 
-    const [table, lines] = await Promise.all([planner('inbox', '--plan', plan), planner('inbox', '--plan', plan, '--json')]);
+    const [table, lines] = await Promise.all([planner('inbox', '--plan', plan), planner('inbox', '--plan', plan, '--output', 'json')]);
     expect(table).toMatchObject({ code: 0, stderr: '' });
     const [head, ...rows] = table.stdout.trimEnd().split('\n');
     expect(head).toMatch(/^WORKFLOW ID\s+AGENT\s+STEP\s+WAITING ON\s+TURN\s+AGE\s+QUESTION \/ APPROVAL \/ WORK$/);
@@ -113,34 +113,41 @@ describe('delegate, inbox, answer, status, cancel', () => {
     expect(deployRow).toMatch(/\s+deployer\s+-\s+operator\s+-\s+\d+s\s+An operator must approve this deploy at http:/);
 
     expect(lines).toMatchObject({ code: 0, stderr: '' });
-    const entries = lines.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const entries = JSON.parse(lines.stdout) as Array<Record<string, unknown>>; // one JSON array
     expect(entries).toHaveLength(2);
     expect(entries).toContainEqual(expect.objectContaining({ workflowId: reviewId, agent: 'code-reviewer', planId: plan, waitingOn: 'human', turn: 1, text: BASE_BRANCH_QUESTION }));
     expect(entries).toContainEqual(expect.objectContaining({ workflowId: deployId, agent: 'deployer', waitingOn: 'operator', text: approval.text, taskId: approval.taskId }));
   });
 
-  it('answer: a stale turn is rejected with the reason (exit 1); the current turn completes the task', async () => {
+  it('answer: a stale turn is rejected with the reason (exit 1); the current turn completes the task, and answer says so in words', async () => {
     const stale = await planner('answer', reviewId, 'main', '--turn', '2');
     expectOneLineError(stale, 1, /^planner answer: answer rejected: the answer names turn 2, but the current question is turn 1$/m);
 
     const answered = await planner('answer', reviewId, 'main', '--turn', '1');
     expect(answered).toMatchObject({ code: 0, stderr: '' });
-    expect(JSON.parse(answered.stdout)).toMatchObject({ turn: 1, state: 'TASK_STATE_COMPLETED' });
+    // For a person: the question answered, the agent's state after it (with its text), the next step.
+    const [first, second, ...rest] = answered.stdout.trimEnd().split('\n');
+    expect(first).toBe(`answered question 1 of ${reviewId}`);
+    expect(second).toBe("the agent's task is now completed:");
+    expect(rest.slice(0, -1).every((l) => l.startsWith('    '))).toBe(true);
+    expect(rest[rest.length - 1]).toBe(`next: planner artifacts ${reviewId} --out DIR`);
 
     const result = await reviewHandle.result();
     expect(result.state).toBe('TASK_STATE_COMPLETED');
     expect(result.artifacts.find((a) => a.name === 'review.json')?.parts[0]).toMatchObject({ data: { baseBranch: 'main' } });
 
-    // `delegate --wait` printed the id, then the same result.
+    // `delegate --wait -o json` printed one JSON document: the id and the same result.
     const waited = await review.exit;
     expect(waited).toMatchObject({ code: 0, stderr: '' });
-    const [id, ...json] = waited.stdout.split('\n');
-    expect(id).toBe(reviewId);
-    expect(JSON.parse(json.join('\n'))).toEqual(JSON.parse(JSON.stringify(result)));
+    expect(JSON.parse(waited.stdout)).toEqual({ workflowId: reviewId, result: JSON.parse(JSON.stringify(result)) });
   });
 
   it('status prints the task and the workflow status; cancel cancels the remote task and waits for the close', async () => {
-    const [status, cancelled] = await Promise.all([planner('status', reviewId), planner('cancel', deployHandle.workflowId)]);
+    const [text, status, cancelled] = await Promise.all([planner('status', reviewId), planner('status', reviewId, '-o', 'json'), planner('cancel', deployHandle.workflowId, '-o', 'json')]);
+    expect(text).toMatchObject({ code: 0, stderr: '' });
+    expect(text.stdout).toMatch(new RegExp(`^${reviewId}: code-reviewer task, workflow completed, the agent's task completed\n`));
+    expect(text.stdout).toMatch(/^ {2}artifact review\.json \(\d+ bytes\): \{/m);
+    expect(text.stdout.trimEnd().split('\n').pop()).toBe(`next: planner artifacts ${reviewId} --out DIR`);
     expect(status).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.parse(status.stdout)).toMatchObject({ workflowId: reviewId, workflowStatus: 'COMPLETED', taskQueue: queue, agent: 'code-reviewer', state: 'TASK_STATE_COMPLETED', waitingOn: 'none', turn: 1 });
 

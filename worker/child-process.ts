@@ -3,8 +3,9 @@
 // start.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { SOURCE_ROOT } from '../runtime/source-root';
 
-const ROOT = join(__dirname, '..');
+const ROOT = SOURCE_ROOT;
 
 export interface WorkerProcess {
   child: ChildProcess;

@@ -12,7 +12,8 @@ import { workerRuns } from '../../client/workflows';
 import { AnswerNotSentYet, CliFailure, UsageError } from '../errors';
 import { jsonData, questionTurn } from '../flags';
 import { examples } from '../help';
-import { printJson } from '../output';
+import { outputOption, print, type OutputFormat } from '../output';
+import { answerText } from '../texts';
 import { endedText } from '../task-outcome';
 import { withClient } from '../temporal';
 import { workflowKind } from '../workflow-kind';
@@ -26,9 +27,10 @@ export function answerCommand() {
     .argument('[TEXT]', 'the answer to a plan step (may be left out when --data is given)')
     .option('--turn <N>', 'the question turn this answers (see `planner inbox`); a stale turn is rejected', questionTurn)
     .option('--data <JSON>', 'a JSON value to send as a data part', jsonData)
+    .addOption(outputOption())
     .addHelpText(
       'after',
-      "\nPrints the agent's state after the answer, as JSON. A rejected answer prints why and exits 1. When no\n" +
+      "\nPrints the answer's question, the agent's state after it and the next step (-o json: the state as JSON).\nA rejected answer prints why and exits 1. When no\n" +
         'worker polls the workflow\'s task queue, the answer is recorded (as the `answer` signal) and sent when a\n' +
         'worker starts; the command says so and exits 3.',
     )
@@ -40,7 +42,7 @@ export function answerCommand() {
         "planner answer task-code-reviewer-3f0c9a52-8d1e-4f7e-9a51-0c2d6f1b7e44 --data '{\"baseBranch\":\"main\"}'",
       ),
     )
-    .action(async (id, second, third, { turn, data }) => {
+    .action(async (id, second, third, { turn, data, output }) => {
       if (second === undefined && data === undefined) throw new UsageError('missing the answer: give TEXT or --data');
       const answer: Answer = { from: `planner-cli:${whoami()}`, ...(data !== undefined ? { data } : {}), ...(turn !== undefined ? { turn } : {}) };
       await withClient(async (client) => {
@@ -52,10 +54,10 @@ export function answerCommand() {
             await recordStepAnswer(client, desc, second, a);
             throw notSentYet(desc, `the answer to step ${second} is recorded with the plan, which checks it against the step's question`);
           }
-          await answerPlanStep(client, id, second, a);
+          await answerPlanStep(client, id, second, a, output);
         } else {
           if (third !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(third)}: ${id} is a delegated task, not a plan (quote text that has spaces)`);
-          await answerDelegatedTask(client, id, withText(answer, second));
+          await answerDelegatedTask(client, id, withText(answer, second), output);
         }
       });
     });
@@ -68,16 +70,16 @@ function withText(answer: Answer, text: string | undefined): Answer {
   return a;
 }
 
-async function answerPlanStep(client: Client, planId: string, stepId: string, answer: Answer): Promise<void> {
+async function answerPlanStep(client: Client, planId: string, stepId: string, answer: Answer, output: OutputFormat): Promise<void> {
   try {
-    printJson(await answerStep(client, planId, stepId, answer));
+    print(output, await answerStep(client, planId, stepId, answer), (r) => answerText({ planId, stepId }, r));
   } catch (e) {
     if (e instanceof StepNotWaitingError) throw new CliFailure(e.message);
     throw e;
   }
 }
 
-async function answerDelegatedTask(client: Client, workflowId: string, answer: Answer): Promise<void> {
+async function answerDelegatedTask(client: Client, workflowId: string, answer: Answer, output: OutputFormat): Promise<void> {
   const desc = await requireTask(client, workflowId);
   if (desc.status.name !== 'RUNNING') throw new CliFailure(`${workflowId} ${await endedText(client, workflowId, '', 'already ')}; nothing to answer`);
   if (!(await workerRuns(client, desc))) {
@@ -86,7 +88,7 @@ async function answerDelegatedTask(client: Client, workflowId: string, answer: A
     throw notSentYet(desc, `the answer to question ${recorded.turn} is recorded`);
   }
   try {
-    printJson(await answerTask(client, workflowId, answer));
+    print(output, await answerTask(client, workflowId, answer), (r) => answerText({ workflowId }, r));
   } catch (e) {
     if (e instanceof WorkflowNotFoundError) throw new DelegatedTaskNotFoundError(workflowId);
     // The run may have ended while the answer was on its way: say how and why, not what the update saw.

@@ -10,7 +10,7 @@ import { contentOf } from '../../client/artifact';
 import { describePlan } from '../../client/plan';
 import { CliFailure } from '../errors';
 import { examples } from '../help';
-import { out } from '../output';
+import { out, outputOption, printJson } from '../output';
 import { withClient } from '../temporal';
 import { workflowKind } from '../workflow-kind';
 
@@ -19,9 +19,10 @@ export function artifactsCommand() {
     .description("write the artifacts of a plan's completed steps (or of a completed delegated task) to files")
     .argument('<PLAN_OR_WORKFLOW_ID>', 'a plan id, or a delegated task workflow id')
     .option('--out <DIR>', 'the folder to write into (created if missing)', '.')
-    .addHelpText('after', '\nA plan\'s artifacts go to DIR/<step>/<name>, a task\'s to DIR/<name>; prints each path and size.\nFor one artifact to stdout, use `planner artifact`.')
+    .addOption(outputOption())
+    .addHelpText('after', '\nA plan\'s artifacts go to DIR/<step>/<name>, a task\'s to DIR/<name>; prints each path and size\n(-o json: [{file, bytes}]). For one artifact to stdout, use `planner artifact`.')
     .addHelpText('after', examples('planner artifacts plan-release-1a2b3c4d --out out/', 'planner artifacts task-code-reviewer-3f0c9a52-8d1e-4f7e-9a51-0c2d6f1b7e44'))
-    .action(async (id, { out: dir }) => {
+    .action(async (id, { out: dir, output }) => {
       await withClient(async (client) => {
         const { kind, desc } = await workflowKind(client, id);
         const sets: Array<[folder: string, artifacts: Artifact[]]> = [];
@@ -35,18 +36,19 @@ export function artifactsCommand() {
           }
           if (sets.length === 0) throw new CliFailure(`plan ${id} has no completed step yet, so no artifacts`);
         }
-        let written = 0;
+        const written: Array<{ file: string; bytes: number }> = [];
         for (const [folder, artifacts] of sets) {
           await mkdir(folder, { recursive: true });
           for (const a of artifacts) {
             const file = join(folder, fileName(a));
             const bytes = contentOf(a);
             await writeFile(file, bytes);
-            out(`${file}  ${bytes.length} bytes`);
-            written++;
+            if (output === 'text') out(`${file}  ${bytes.length} bytes`);
+            written.push({ file, bytes: bytes.length });
           }
         }
-        if (written === 0) out('no artifacts');
+        if (output === 'json') printJson(written);
+        else if (written.length === 0) out('no artifacts');
       });
     });
 }

@@ -6,8 +6,8 @@ import { describeTask } from '../../client/delegated-task';
 import { describePlan } from '../../client/plan';
 import { CliFailure } from '../errors';
 import { examples } from '../help';
-import { err, printJson } from '../output';
-import { printSnapshot } from '../task-outcome';
+import { err, outputOption, print } from '../output';
+import { planText, taskText } from '../texts';
 import { withClient } from '../temporal';
 import { workflowKind } from '../workflow-kind';
 
@@ -15,19 +15,21 @@ export function cancelCommand() {
   return new Command('cancel')
     .description("cancel a plan or a delegated task (the agents' tasks are cancelled too) and wait until it closes")
     .argument('<PLAN_OR_WORKFLOW_ID>', 'a plan id, or a delegated task workflow id')
-    .addHelpText('after', '\nPrints the final state as JSON, like `planner status`.')
+    .addOption(outputOption())
+    .addHelpText('after', '\nPrints the final state like `planner status` (-o json: the same JSON).')
     .addHelpText('after', examples('planner cancel plan-release-1a2b3c4d', 'planner cancel task-deployer-0b7e6c1d-2a4f-4c3b-8e9d-5f6a7b8c9d0e'))
-    .action(async (id) => {
+    .action(async (id, { output }) => {
       await withClient(async (client) => {
         const { kind, desc } = await workflowKind(client, id);
         const show = async (): Promise<{ workflowStatus: string }> => {
           if (kind === 'task') {
             const s = await describeTask(client, id);
-            printSnapshot(s);
+            print(output, s, taskText);
+            if (s.statusQueryError) throw new CliFailure(s.statusQueryError);
             return s;
           }
           const s = await describePlan(client, id);
-          printJson(s);
+          print(output, s, planText);
           return s;
         };
         if (desc.status.name === 'CANCELLED') {

@@ -8,7 +8,8 @@ import { startDelegatedTask } from '../../client/delegated-task';
 import { CliFailure, UsageError } from '../errors';
 import { deadlinePolicy, duration, jsonData, planId, readJsonFile, type DeadlinePolicy } from '../flags';
 import { examples } from '../help';
-import { out, printJson } from '../output';
+import { out, outputOption, printJson } from '../output';
+import { stateWords } from '../texts';
 import { endedHow, executionStatusOf } from '../task-outcome';
 import { withClient } from '../temporal';
 
@@ -30,7 +31,9 @@ export function delegateCommand() {
     .option('--auth-deadline <DUR>', 'how long an approval (AUTH_REQUIRED) may wait', duration('--auth-deadline'))
     .option('--on-auth-deadline <WHAT>', 'then: remind, fail or cancel', deadlinePolicy('--on-auth-deadline'))
     .option('--id <WORKFLOW_ID>', 'the workflow id (default: task-<agent>-<uuid>)')
-    .option('--wait', 'wait for the task to end and print its result as JSON (exit 1 if it failed or was cancelled)')
+    .option('--wait', 'wait for the task to end and print its result (exit 1 if it failed or was cancelled)')
+    .addOption(outputOption())
+    .addHelpText('after', '\nPrints the workflow id; with --wait, then how the task ended, its text and artifacts.\n-o json prints {workflowId} (with --wait: {workflowId, result}) as one JSON document.')
     .addHelpText(
       'after',
       examples(
@@ -50,10 +53,14 @@ export function delegateCommand() {
           if (e instanceof WorkflowExecutionAlreadyStartedError) throw new CliFailure(`a workflow with id ${flags.id ?? e.workflowId} is already running`);
           throw e;
         }
-        out(handle.workflowId);
-        if (!flags.wait) return;
+        const json = flags.output === 'json';
+        if (!flags.wait) return json ? printJson({ workflowId: handle.workflowId }) : out(handle.workflowId);
+        if (!json) out(handle.workflowId);
         try {
-          printJson(await handle.result());
+          const result = await handle.result();
+          if (json) return printJson({ workflowId: handle.workflowId, result });
+          out(`${result.kind === 'message' ? 'the agent replied with a message (no task)' : `the agent's task is ${stateWords(result.state)}`}${result.text ? `: ${result.text}` : ''}`);
+          for (const a of result.artifacts) out(`  artifact ${a.name ?? a.artifactId} (planner artifact ${handle.workflowId} ${a.name ?? a.artifactId})`);
         } catch (e) {
           if (e instanceof WorkflowFailedError) throw new CliFailure(`${handle.workflowId} ${endedHow(executionStatusOf(e), describeFailure(e))}`);
           throw e;

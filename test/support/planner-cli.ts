@@ -29,8 +29,8 @@ export function spawnPlanner(queue: string, args: string[], opts: { cwd?: string
   let stderr = '';
   child.stdout!.on('data', (b: Buffer) => (stdout += b.toString()));
   child.stderr!.on('data', (b: Buffer) => (stderr += b.toString()));
-  // Only a guard against a hung CLI: each run loads tsx and the Temporal client, which takes many
-  // seconds when the two cores are shared, and `delegate --wait` lives across test steps.
+  // Only a guard against a hung CLI: a run from the sources (dist/ stale: bin/planner.js falls back to
+  // tsx) takes seconds when the two cores are shared, and `delegate --wait` lives across test steps.
   const timer = setTimeout(() => child.kill('SIGKILL'), opts.killAfterMs ?? 150_000);
   const exit = new Promise<Exit>((resolve) =>
     child.once('close', (code) => {

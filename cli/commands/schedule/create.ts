@@ -6,7 +6,7 @@ import { checkPlanSource, InvalidPlanError } from '../../../client/plan';
 import { CliFailure, UsageError } from '../../errors';
 import { duration, keyValue } from '../../flags';
 import { examples } from '../../help';
-import { printJson } from '../../output';
+import { outputOption, print } from '../../output';
 import { withClient } from '../../temporal';
 
 const overlap = (value: string): OverlapPolicy => {
@@ -25,22 +25,28 @@ export function scheduleCreateCommand() {
     .option('--agent-url <NAME=URL>', "replace an agent's URL from the plan (repeatable)", keyValue('--agent-url'))
     .option('--id <SCHEDULE_ID>', 'the schedule id (default: the plan name)')
     .option('--overlap <POLICY>', 'when a run still goes at the next time: skip (default), buffer-one, allow-all', overlap, 'skip' as OverlapPolicy)
-    .addHelpText('after', '\nPrints the schedule as JSON. A scheduled run is a normal plan: it shows in the inbox and the Temporal UI.')
+    .addOption(outputOption())
+    .addHelpText('after', '\nPrints the schedule (-o json: as JSON). A scheduled run is a normal plan: it shows in the inbox and the Temporal UI.')
     .addHelpText(
       'after',
       examples('planner schedule create demo/plans/release.yaml --every 24h --id nightly-release', 'planner schedule create release.yaml --cron "0 3 * * 1-5" --input environment=staging --overlap buffer-one'),
     )
-    .action(async (file, { cron, every, input, agentUrl, id, overlap: policy }) => {
+    .action(async (file, { cron, every, input, agentUrl, id, overlap: policy, output }) => {
       if ((cron === undefined) === (every === undefined)) throw new UsageError('give exactly one of --cron or --every');
       await withClient(async (client, config) => {
         const scheduleId = id ?? checkPlanSource({ planFile: file }, { inputs: input, agentUrls: agentUrl }).plan.name;
         try {
-          printJson(
-            await createPlanSchedule(
-              client,
-              { scheduleId, timing: { ...(cron !== undefined ? { cron } : { every }), overlap: policy }, source: { planFile: file }, inputs: input, agentUrls: agentUrl },
-              { taskQueue: config.PLANNER_TASK_QUEUE },
-            ),
+          const created = await createPlanSchedule(
+            client,
+            { scheduleId, timing: { ...(cron !== undefined ? { cron } : { every }), overlap: policy }, source: { planFile: file }, inputs: input, agentUrls: agentUrl },
+            { taskQueue: config.PLANNER_TASK_QUEUE },
+          );
+          print(output, created, (s) =>
+            [
+              `created schedule ${s.scheduleId}: plan ${s.plan ?? '?'} ${s.every ? `every ${s.every}` : `on cron ${s.cron ?? '?'}`} (overlap ${s.overlap})`,
+              `next runs: ${s.nextTimes.slice(0, 3).join(', ') || 'none'}`,
+              `next: planner schedule list, or planner schedule trigger ${s.scheduleId} to start one now`,
+            ].join('\n'),
           );
         } catch (e) {
           if (e instanceof InvalidPlanError || e instanceof InvalidScheduleError) throw new UsageError(e.message);

@@ -2,18 +2,19 @@
 import { Command } from '@commander-js/extra-typings';
 import { listPlanSchedules } from '../../../client/schedule';
 import { examples } from '../../help';
-import { out, table } from '../../output';
+import { out, outputOption, printJson, table } from '../../output';
 import { withClient } from '../../temporal';
 
 export function scheduleListCommand() {
   return new Command('list')
     .description('list the schedules that start plans')
-    .option('--json', 'the schedules as a JSON array, with their recent plans and next times')
-    .addHelpText('after', examples('planner schedule list', "planner schedule list --json | jq '.[].recentPlans'"))
-    .action(async ({ json }) => {
+    .addOption(outputOption())
+    .addHelpText('after', '\n-o json: the schedules as a JSON array, with their recent plans and next times.')
+    .addHelpText('after', examples('planner schedule list', "planner schedule list -o json | jq '.[].recentPlans'"))
+    .action(async ({ output }) => {
       await withClient(async (client) => {
         const schedules = await listPlanSchedules(client);
-        if (json) return out(JSON.stringify(schedules, null, 2));
+        if (output === 'json') return printJson(schedules);
         if (schedules.length === 0) return out('no schedules start plans');
         out(
           table(

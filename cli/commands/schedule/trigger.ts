@@ -20,7 +20,7 @@ export function scheduleTriggerCommand() {
           if (e instanceof ScheduleNotFoundError) throw new CliFailure(`no schedule with id ${scheduleId}`);
           throw e;
         }
-        out(`triggered schedule ${scheduleId}; the plan it starts shows in planner schedule list --json (recentPlans)`);
+        out(`triggered schedule ${scheduleId}; the plan it starts shows in planner schedule list -o json (recentPlans)`);
       });
     });
 }
