@@ -16,6 +16,8 @@ import type { PlannerConfig } from '../runtime/config';
 import { createLogger, installRuntime, logFormatFor } from '../runtime/logger';
 import { bundlePlannerWorkflows } from '../worker/workflow-bundle';
 import { connectClient as connectTemporal, temporalTarget } from '../runtime/temporal-connection';
+import { tracingClientInterceptors } from '../runtime/temporal-tracing';
+import { startTracing } from '../runtime/tracing';
 import { createPlannerWorkers, type PlannerWorkers } from '../worker/workers';
 import { startPushReceiver } from '../server/push/standalone';
 import { formatBanner, type DevEndpoints } from './banner';
@@ -206,7 +208,9 @@ function listening(ip: string, port: number): Promise<boolean> {
 async function connectClient(config: PlannerConfig): Promise<Client> {
   const target = temporalTarget(config);
   const connection = await connectTemporal(target);
-  return new Client({ connection, namespace: target.namespace, dataConverter: plannerDataConverter(payloadSettings(config)) });
+  // OTEL_* on: what this process starts (the demo's plans, the face's) is traced from its start.
+  const interceptors = tracingClientInterceptors(startTracing(process.env, 'a2a-planner-dev'));
+  return new Client({ connection, namespace: target.namespace, dataConverter: plannerDataConverter(payloadSettings(config)), ...(interceptors ? { interceptors } : {}) });
 }
 
 /** The demo's agents on their configured ports; a port in use is an error that says what to do. */
