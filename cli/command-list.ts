@@ -27,7 +27,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'inbox',
     aliases: [],
-    summary: "list what waits on whom: plans' steps and delegated tasks waiting on a human (a question) or an operator (an approval)",
+    summary: "list what waits on whom: plans' steps and delegated tasks waiting on a human (a question), an operator (an approval) or the agent (its reply or its work)",
     load: () => (require('./commands/inbox') as typeof import('./commands/inbox')).inboxCommand(),
   },
   { name: 'status', aliases: [], summary: "show a plan (every step's state, question and turn) or one delegated task, and what to do next", load: () => (require('./commands/status') as typeof import('./commands/status')).statusCommand() },
