@@ -14,8 +14,13 @@ export const OLDEST_WAIT = 'planner_oldest_wait_seconds';
 const KINDS = ['human', 'operator', 'agent'] as const;
 type Kind = (typeof KINDS)[number];
 const MAX_LISTED = 10_000;
-/** client/inbox.ts's inboxQuery (worker/ may not import client/): the tasks, not the plans, which carry their most urgent step's wait too. */
-const WAITING = 'WorkflowType = "DelegatedTaskWorkflow" AND ExecutionStatus = "Running" AND PlannerWaitingOn IN ("human","operator","agent")';
+/**
+ * client/inbox.ts's inboxQuery (worker/ may not import client/): the tasks, not the plans, which
+ * carry their most urgent step's wait too; those of this worker's task queue, so that planners
+ * sharing a namespace each report their own waits.
+ */
+const waitingOn = (taskQueue: string): string =>
+  `WorkflowType = "DelegatedTaskWorkflow" AND ExecutionStatus = "Running" AND TaskQueue = ${JSON.stringify(taskQueue)} AND PlannerWaitingOn IN ("human","operator","agent")`;
 
 export interface WaitSample {
   count: Record<Kind, number>;
@@ -23,7 +28,8 @@ export interface WaitSample {
 }
 
 /** One sample: running delegated tasks waiting on a human, an operator or the agent, and the oldest wait's age (0 when none). */
-export async function sampleWaits(client: Client, now = Date.now()): Promise<WaitSample> {
+export async function sampleWaits(client: Client, taskQueue: string, now = Date.now()): Promise<WaitSample> {
+  const WAITING = waitingOn(taskQueue);
   const count: Record<Kind, number> = { human: 0, operator: 0, agent: 0 };
   const oldest: Record<Kind, number> = { human: now, operator: now, agent: now };
   let listed = 0;
@@ -43,14 +49,14 @@ export async function sampleWaits(client: Client, now = Date.now()): Promise<Wai
 }
 
 /** Samples until stopped; a failed sample is logged and the gauges keep their last values. */
-export function startWaitGauges(client: Client, meter: MetricMeter, logger: Logger, everyMs: number): { stop(): Promise<void> } {
+export function startWaitGauges(client: Client, taskQueue: string, meter: MetricMeter, logger: Logger, everyMs: number): { stop(): Promise<void> } {
   const waits = meter.createGauge(WAITS, 'int', undefined, 'running delegated tasks waiting, by whom they wait on (human: a question; operator: an approval; agent: its reply or its work)');
   const age = meter.createGauge(OLDEST_WAIT, 'float', 's', 'how long the oldest of those waits has waited, in seconds (0: none waits)');
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let current: Promise<void> = Promise.resolve();
   const tick = (): void => {
-    current = sampleWaits(client)
+    current = sampleWaits(client, taskQueue)
       .then((s) => {
         for (const kind of KINDS) {
           waits.set(s.count[kind], { waiting_on: kind });

@@ -97,7 +97,7 @@ export async function createPlannerWorkers(config: PlannerConfig, logger: Logger
     shutdown: () => workers.forEach((w) => w.getState() === 'RUNNING' && w.shutdown()),
     async run() {
       // The wait gauges go where the SDK's metrics go, when there is such an endpoint (worker/wait-gauges.ts).
-      const gauges = config.PLANNER_METRICS_ADDRESS ? startWaitGauges(temporal, Runtime.instance().metricMeter, logger, config.PLANNER_METRICS_SAMPLE_MS) : undefined;
+      const gauges = config.PLANNER_METRICS_ADDRESS ? startWaitGauges(temporal, config.PLANNER_TASK_QUEUE, Runtime.instance().metricMeter, logger, config.PLANNER_METRICS_SAMPLE_MS) : undefined;
       try {
         await Promise.all(workers.map((w) => w.run()));
       } finally {
