@@ -6,11 +6,12 @@ import type { Observation } from '../workflows/delegated-task/messages';
 import type { AgentDirectory } from './agents';
 import { withTypedFailures } from './failures';
 import { observeTask } from './observe';
+import { heartbeating } from './heartbeating';
 import { callTimeoutMs } from '../workflows/delegated-task/call-timeout';
 
 export function createCancelRemoteTask(agents: AgentDirectory) {
   return async function cancelRemoteTask(input: { agent: AgentRef; taskId: string }): Promise<Observation | undefined> {
-    return withTypedFailures(async () => {
+    return heartbeating(() => withTypedFailures(async () => {
       const client = await agents.client(input.agent);
       const o = { timeoutMs: callTimeoutMs(input.agent) };
       try {
@@ -24,6 +25,6 @@ export function createCancelRemoteTask(agents: AgentDirectory) {
         }
         throw err;
       }
-    });
+    }));
   };
 }

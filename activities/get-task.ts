@@ -8,11 +8,12 @@ import type { Observation } from '../workflows/delegated-task/messages';
 import type { AgentDirectory } from './agents';
 import { remoteTaskLost, withTypedFailures } from './failures';
 import { observeTask } from './observe';
+import { heartbeating } from './heartbeating';
 import { callTimeoutMs } from '../workflows/delegated-task/call-timeout';
 
 export function createGetRemoteTask(agents: AgentDirectory) {
   return async function getRemoteTask(input: { agent: AgentRef; taskId: string; withArtifacts?: boolean }): Promise<Observation> {
-    return withTypedFailures(async () => {
+    return heartbeating(() => withTypedFailures(async () => {
       const client = await agents.client(input.agent);
       try {
         const o = observeTask(await client.getTask({ id: input.taskId, historyLength: 0 }, { timeoutMs: callTimeoutMs(input.agent) }), 'poll');
@@ -23,6 +24,6 @@ export function createGetRemoteTask(agents: AgentDirectory) {
         if (err instanceof TaskNotFoundError) throw remoteTaskLost(input.agent.name, input.taskId, err);
         throw err;
       }
-    });
+    }));
   };
 }

@@ -5,6 +5,7 @@ import { A2AError, TaskNotFoundError, type A2AClient } from '../a2a';
 import type { AgentRef } from '../workflows/delegated-task/input';
 import type { AgentDirectory } from './agents';
 import { withTypedFailures } from './failures';
+import { heartbeating } from './heartbeating';
 import { pushToken, pushUrl, type PushSettings } from './push-token';
 
 /** Registers the planner's webhook for one task, once: a retried registration finds the config it made. */
@@ -36,7 +37,7 @@ export function createPushConfigActivities(agents: AgentDirectory, push: PushSet
     },
 
     async deletePush(input: { agent: AgentRef; taskId: string; configId: string }): Promise<void> {
-      return withTypedFailures(async () => {
+      return heartbeating(() => withTypedFailures(async () => {
         const client = await agents.client(input.agent);
         try {
           await client.deleteTaskPushNotificationConfig({ taskId: input.taskId, id: input.configId });
@@ -46,7 +47,7 @@ export function createPushConfigActivities(agents: AgentDirectory, push: PushSet
           if (err instanceof A2AError && !err.retryable) log.warn('could not delete push config', { error: err.message });
           else throw err;
         }
-      });
+      }));
     },
   };
 }

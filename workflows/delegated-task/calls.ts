@@ -1,7 +1,7 @@
 // The activity proxies a delegation calls through, one per kind of call, each with the timeouts and
 // retries that call needs (the watch has its own, per lease kind, in watch.ts). A proxy is no
 // command: creating one records nothing, the call does.
-import { CancellationScope, patched, proxyActivities, type ActivityInterfaceFor } from '@temporalio/workflow';
+import { CancellationScope, patched, proxyActivities, type ActivityInterfaceFor, type RetryPolicy } from '@temporalio/workflow';
 import { msToNumber } from '@temporalio/common/lib/time';
 import type { PlannerActivities } from '../../activities';
 import type { AgentRef, Policies } from './input';
@@ -18,15 +18,20 @@ export function sendCalls(policies: Policies): Calls {
   });
 }
 
+const SHORT_RETRY: RetryPolicy = { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 20, nonRetryableErrorTypes: ['RemoteTaskLost'] };
+/** The short calls that wait on the agent: they get its call timeout (call-timeout.ts). */
+const AGENT_CALLS = new Set<string>(['getRemoteTask', 'cancelRemoteTask', 'deletePush']);
+
 /**
- * Short calls: alerts, GetTask, CancelTask, push configs, the run's own cancellation; each attempt
- * has the agent's call timeout and a margin for its card fetch.
+ * Short calls: alerts, GetTask, CancelTask, push configs, the run's own cancellation. Those that
+ * wait on the agent have its call timeout and a margin for its card fetch, and heartbeat, so a
+ * worker that dies in one is noticed in seconds; the others keep 30 s, the time after which a dead
+ * worker's alert is sent again by another.
  */
 export function shortCalls(agent: AgentRef): Calls {
-  return proxyActivities<PlannerActivities>({
-    startToCloseTimeout: callTimeoutMs(agent) + 30_000,
-    retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 20, nonRetryableErrorTypes: ['RemoteTaskLost'] },
-  });
+  const quick = proxyActivities<PlannerActivities>({ startToCloseTimeout: '30s', retry: SHORT_RETRY });
+  const onAgent = proxyActivities<PlannerActivities>({ startToCloseTimeout: callTimeoutMs(agent) + 30_000, heartbeatTimeout: '20s', retry: SHORT_RETRY });
+  return new Proxy({} as Calls, { get: (_, name) => (typeof name === 'string' && AGENT_CALLS.has(name) ? onAgent : quick)[name as keyof Calls] });
 }
 
 /**
