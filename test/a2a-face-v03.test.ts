@@ -207,6 +207,8 @@ describe('v0.3 on the wire', () => {
     expect(v1Part.code).toBe(-32602);
     expect(v1Part.message).toContain('params.message.parts[0]');
     expect(errOf(await rpc('tasks/cancel', {})).message).toContain('params.id');
+    // A method named like an Object.prototype member is an unknown method, not a 500 (fuzz-http found it).
+    for (const method of ['valueOf', 'constructor', '__proto__', 'toString']) expect(errOf(await rpc(method, {})).code).toBe(-32601);
     // The card has no extended card: v0.3's AuthenticatedExtendedCardNotConfiguredError.
     expect(errOf(await rpc('agent/getAuthenticatedExtendedCard', {})).code).toBe(-32007);
     const unauthenticated = await rpc('tasks/get', { id: 'a2a-nope' }, {}, null);

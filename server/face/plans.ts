@@ -121,7 +121,7 @@ export function selectPlan(message: Message, requestMetadata: Record<string, unk
     'request' in declared && inputs.request === undefined && text !== '' ? { ...inputs, request: text } : inputs;
   const load = (doc: unknown, source: string, files?: { baseDir: string; confineTo: string }, pathPrefix = ''): PlanRunInput => {
     const declared = isObject(doc) && isObject(doc.inputs) ? doc.inputs : {};
-    const agentUrls = Object.fromEntries(Object.entries(opts.agentUrls).filter(([name]) => isObject(doc) && isObject(doc.agents) && name in doc.agents));
+    const agentUrls = Object.fromEntries(Object.entries(opts.agentUrls).filter(([name]) => isObject(doc) && isObject(doc.agents) && Object.hasOwn(doc.agents, name)));
     // A skill's plan file is the operator's; a document in a data part is the caller's. The face's agentUrls are the operator's.
     const trust: PlanTrust = { ...opts.callerRules, document: files ? 'operator' : 'caller', agentUrls: 'operator' };
     try {

@@ -110,7 +110,8 @@ export function v03JsonRpcEdge(): RequestHandler {
     normalizeV03Header(req);
     const body = req.body as { method?: unknown; params?: unknown; id?: unknown } | undefined;
     if (body?.method === 'agent/getAuthenticatedExtendedCard') return sendV03JsonRpcError(res, 200, body.id, -32007, EXTENDED_CARD_REFUSAL);
-    const schema = typeof body?.method === 'string' ? PARAMS[body.method] : undefined;
+    // Own keys only: a method named like an Object.prototype member (valueOf) is no v0.3 method.
+    const schema = typeof body?.method === 'string' && Object.hasOwn(PARAMS, body.method) ? PARAMS[body.method] : undefined;
     if (!schema) return next();
     try {
       parseParams(schema, body!.params, 'params');
