@@ -8,6 +8,7 @@ import { Connection, type ConnectionOptions } from '@temporalio/client';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import type { NativeConnection, NativeConnectionOptions } from '@temporalio/worker';
 import type { PlannerConfig } from './config';
+import { closedConnectionGuard } from './closed-connection-guard';
 
 export interface TemporalTarget {
   /** For Connection.connect and NativeConnection.connect (address, TLS, API key, gRPC metadata). */
@@ -44,7 +45,11 @@ export function temporalTarget(config: Pick<PlannerConfig, 'TEMPORAL_ADDRESS' | 
 /** A client Connection (CLI, API, push receiver, activities' client). */
 export async function connectClient(target: TemporalTarget, extra: Omit<ConnectionOptions, 'address' | 'tls' | 'apiKey'> = {}): Promise<Connection> {
   const { metadata, ...rest } = target.connectionOptions;
-  return Connection.connect({ ...rest, ...extra, metadata: { ...metadata, ...extra.metadata } } as ConnectionOptions);
+  // A retry pending at the close must not throw in its timer (closed-connection-guard.ts).
+  const closing = closedConnectionGuard();
+  const interceptors = [...(extra.interceptors ?? []), ...closing.interceptors];
+  const connection = await Connection.connect({ ...rest, ...extra, interceptors, metadata: { ...metadata, ...extra.metadata } } as ConnectionOptions);
+  return closing.guard(connection);
 }
 
 /** A worker's NativeConnection. */

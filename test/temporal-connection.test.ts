@@ -1,10 +1,14 @@
 // runtime/temporal-connection.ts: Temporal's standard client configuration (envconfig) under the
 // planner's config: explicit variables win, then the active profile, then the planner's defaults.
+import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scratchDir } from './support/scratch';
 import { loadConfig } from '../runtime/config';
 import { temporalTarget, temporalUnavailable } from '../runtime/temporal-connection';
+import { testEnv } from './harness/planner';
+
+const ROOT = join(__dirname, '..');
 
 const dir = scratchDir('envconfig');
 const configFile = join(dir, 'temporal.toml');
@@ -55,5 +59,15 @@ describe('temporalUnavailable', () => {
     expect(temporalUnavailable(new Error('outer', { cause: Object.assign(new Error('4 DEADLINE_EXCEEDED'), { code: 4 }) }), 'h:1')).toMatch(/unavailable/);
     expect(temporalUnavailable(Object.assign(new Error("Namespace not found: 'default'"), { name: 'NamespaceNotFoundError' }), 'h:1')).toMatch(/cannot serve the namespace right now/);
     expect(temporalUnavailable(new Error('some other failure'), 'h:1')).toBeUndefined();
+  });
+});
+
+describe('closing a connection while a call waits on its retry', () => {
+  it('lives through it: the retry ends with the connection instead of throwing in its timer', () => {
+    // A child process, since the failure is an uncaught exception that would take the test worker down.
+    const run = spawnSync(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'test', 'support', 'close-during-retry.ts'), testEnv().address], { encoding: 'utf8', timeout: 60_000 });
+    expect(run.stderr).not.toContain('Channel has been shut down');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^call (failed|answered)/m);
   });
 });
