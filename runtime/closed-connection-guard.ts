@@ -42,7 +42,12 @@ export function closedConnectionGuard(): ClosedConnectionGuard {
 function closedCall(): InterceptingCallInterface {
   return {
     start: (_metadata, listener) => {
-      setImmediate(() => listener?.onReceiveStatus?.({ code: status.CANCELLED, details: 'the Temporal connection was closed', metadata: new Metadata() }));
+      // No message, then the status: the SDK's retry forwards "the last message" before a final
+      // status, and calls that hook as if a message had come (it throws otherwise).
+      setImmediate(() => {
+        listener?.onReceiveMessage?.(undefined);
+        listener?.onReceiveStatus?.({ code: status.CANCELLED, details: 'the Temporal connection was closed', metadata: new Metadata() });
+      });
     },
     cancelWithStatus: () => undefined,
     getPeer: () => '',
