@@ -12,6 +12,7 @@
  */
 import { z } from 'zod';
 import { REMOTE_ID_MAX } from '../../remote-text';
+import { ArtifactSchema } from '../../schema';
 
 const Metadata = z.record(z.string(), z.unknown());
 const RemoteId = z.string().min(1).max(REMOTE_ID_MAX);
@@ -63,14 +64,8 @@ export const V03TaskStatusSchema = z.object({
   timestamp: z.string().optional(),
 });
 
-export const V03ArtifactSchema = z.object({
-  artifactId: RemoteId,
-  name: z.string().optional(),
-  description: z.string().optional(),
-  parts: z.array(V03PartSchema).min(1),
-  metadata: Metadata.optional(),
-  extensions: z.array(z.string()).optional(),
-});
+/** v1.0's artifact with v0.3's kind-tagged parts: the rest of it is the same on the wire. */
+export const V03ArtifactSchema = ArtifactSchema.extend({ parts: z.array(V03PartSchema).min(1) });
 export type V03Artifact = z.infer<typeof V03ArtifactSchema>;
 
 export const V03TaskSchema = z.object({
