@@ -28,6 +28,7 @@ import { PlanUpdateRefusal, upstreamMessageUpdate, type PlanWorkflowInput } from
 import { A2aTaskState, PlanId, PlannerOwner, PlannerWaitingOn, PlannerWaitingSince } from '../../workflows/search-attributes';
 import { answerOf } from '../../workflows/plan/a2a-task';
 import { answerSizeProblem } from '../answer-bounds';
+import { workflowPollers } from '../../client/workflows';
 import { listCallerTasks } from './list-tasks';
 import { refuseUnlistedMediaTypes } from './media-types';
 import { ConfigIdSchema, HistoryLengthSchema, IdSchema, invalidParams, parseParams } from './params';
@@ -74,6 +75,12 @@ const FIRST_WORKFLOW_TASK_EVENTS = 3;
 const wireVersionOf = (ctx: ServerCallContext): '0.3' | undefined => (/^0\.3(\.|$)/.test(ctx.requestedVersion) ? '0.3' : undefined);
 /** A status the blocking SendMessage returns at: terminal or interrupted. */
 const settles = (s: TaskState): boolean => isTerminal(s) || isInterrupted(s);
+
+/** The task as submitted, with a status message saying that no worker runs it yet. */
+function withoutWorker(task: Task, taskQueue: string): Task {
+  const text = `Recorded: no planner worker polls task queue ${taskQueue} yet; the plan starts when one does. Follow it with SubscribeToTask or GetTask.`;
+  return { ...task, status: { ...task.status, message: { messageId: `${task.id}/status/no-worker`, taskId: task.id, contextId: task.contextId, role: 'ROLE_AGENT', parts: [{ text }] } } };
+}
 
 function lookupError(err: unknown): unknown {
   if (err instanceof TaskLookupError && err.kind === 'not-found') return new TaskNotFoundError({ message: err.message });
@@ -274,6 +281,10 @@ export class PlannerRequestHandler implements A2ARequestHandler {
     if (configuration?.returnImmediately) return toSdkTask(trimHistory(submitted ?? current ?? (await this.read(taskId)).task, historyLength));
     // A retry of a task that already waits or has ended answers at once: nothing is pending on it.
     if (current && settles(current.status.state)) return toSdkTask(trimHistory(current, historyLength));
+    // A new plan that no worker will run yet: the caller is told so at once, not held until one starts.
+    if (submitted && (await workflowPollers(this.client, this.options.taskQueue)).length === 0) {
+      return toSdkTask(trimHistory(withoutWorker(submitted, this.options.taskQueue), historyLength));
+    }
     return toSdkTask(trimHistory(await this.settled(taskId, historyIndex), historyLength));
   }
 

@@ -3,7 +3,7 @@
 // history (client/follow-history.ts, as the CLI and the API do) and queries only when the history has moved: a
 // follower adds no event to the plan's history.
 import { createHash } from 'node:crypto';
-import { isGrpcServiceError, type Client } from '@temporalio/client';
+import { isGrpcServiceError, ServiceError, type Client } from '@temporalio/client';
 import { followHistory } from '../../client/follow-history';
 import { PLAN_WORKFLOW_TYPE } from '../../client/plan';
 import { describeWorkflowOfType, QUERY_TIMEOUT_MS } from '../../client/workflows';
@@ -74,7 +74,8 @@ export async function readTask(client: Client, id: string, principal: string, qu
   try {
     task = await client.withDeadline(Date.now() + queryTimeoutMs, () => client.workflow.getHandle(id, desc.runId).query(planTaskQuery));
   } catch (err) {
-    if (isGrpcServiceError(err) || (err instanceof Error && /deadline|timed? ?out/i.test(err.message))) {
+    // The SDK wraps a query that timed out or found no worker as ServiceError ("Failed to query Workflow").
+    if (isGrpcServiceError(err) || err instanceof ServiceError || (err instanceof Error && /deadline|timed? ?out/i.test(err.message))) {
       throw new TaskLookupError('unavailable', `task ${id}: its state cannot be read now (is a planner worker running on task queue ${desc.taskQueue}?)`);
     }
     throw err;
