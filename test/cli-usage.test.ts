@@ -172,3 +172,17 @@ describe('usage errors: one line, exit 2, nothing sent', () => {
     await expect(client.workflow.getHandle(id).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
   });
 });
+
+describe('-o json where there is no cluster', () => {
+  it('planner cluster status -o json prints one JSON document (up: false) and exits 1', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-usage-cluster-'));
+    try {
+      const r = await planner(['cluster', 'status', '--dir', dir, '-o', 'json']);
+      expect(r.code).toBe(1);
+      expect(JSON.parse(r.stdout)).toEqual({ dir, up: false, parts: [], notes: [] });
+      expect(r.stderr).toMatch(/the cluster is not up/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -2,14 +2,20 @@
 import { Command } from '@commander-js/extra-typings';
 import { CliFailure } from '../../errors';
 import { examples } from '../../help';
+import { outputOption, printJson } from '../../output';
 import { clusterOptions, deployCluster } from './options';
 
 export function clusterStatusCommand() {
   return new Command('status')
     .description('say what of the local cluster runs and answers (exit 1 when it is not up)')
     .option('--dir <FOLDER>', 'the cluster folder (default .planner/cluster)')
-    .addHelpText('after', examples('planner cluster status'))
+    .addOption(outputOption())
+    .addHelpText('after', examples('planner cluster status', 'planner cluster status -o json'))
     .action(async (o) => {
-      if (!(await deployCluster().clusterStatus(clusterOptions(o))).up) throw new CliFailure('the cluster is not up (planner cluster up starts it)');
+      const json = o.output === 'json';
+      // With -o json the status is the one document on stdout: the per-part lines are not printed.
+      const status = await deployCluster().clusterStatus({ ...clusterOptions(o), ...(json ? { log: () => undefined } : {}) });
+      if (json) printJson(status);
+      if (!status.up) throw new CliFailure('the cluster is not up (planner cluster up starts it)');
     });
 }
