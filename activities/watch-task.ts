@@ -37,10 +37,17 @@ export interface WatchInput {
   push: boolean;
   /** The push config the workflow already knows of. */
   pushConfigId?: string;
+  /**
+   * An approval round's lease: once push is registered, look once (and alert), then return
+   * `parked`: the agent's pushes are the watch and the workflow keeps only a backstop poll, so a
+   * wait of a week holds no activity and sends no heartbeats.
+   */
+  parkOnPush?: boolean;
 }
 
 export interface WatchResult {
-  reason: 'act' | 'lease';
+  /** act: the workflow must act; lease: the lease ran out; parked: push watches the task now (parkOnPush). */
+  reason: 'act' | 'lease' | 'parked';
   /** What the watch saw last, when it differs from what the workflow already has. */
   observation?: Observation;
   /** The approval round whose alert was posted. */
@@ -180,10 +187,15 @@ class Watch {
     return this.observation('get');
   }
 
-  async run(pushRegistered: boolean): Promise<'act' | 'lease'> {
+  async run(pushRegistered: boolean): Promise<WatchResult['reason']> {
     const { policy } = this.input;
     const canStream = policy.mode === 'stream' || (policy.mode === 'auto' && this.client.card.capabilities.streaming === true);
     try {
+      if (pushRegistered && this.input.parkOnPush) {
+        // Registered first, looked second (the alert goes out after this look): every change from here is pushed.
+        await this.getTask();
+        return 'parked';
+      }
       if (pushRegistered) {
         await this.poll(msToNumber(policy.pushBackstop), msToNumber(policy.pushBackstop));
       } else {

@@ -49,6 +49,27 @@ it('learns of the approval through push, with only a slow backstop poll running,
   await eventually(() => deployer.log.requests.some((r) => r.method === 'DeleteTaskPushNotificationConfig'), 'the config deleted');
 });
 
+it('parks an approval wait on push: after the first look and the alert nothing is held, a backstop GetTask polls, the pushed approval ends it', async () => {
+  const handle = await suite.start({
+    agent: { name: 'deployer', url: deployer.baseUrl },
+    message: { text: DEPLOY },
+    // Compressed: a backstop that starts at 300 ms and grows with the wait's age to 1 s.
+    policies: { watch: { pushBackstop: '300ms', inputPollMax: '1s' } },
+  });
+  const s = await waitForStatus(handle, (x) => x.waitingOn === 'operator', 'AUTH_REQUIRED');
+  await eventually(() => suite.sink.forWorkflow(handle.workflowId)[0], 'the auth alert');
+  const held = async (): Promise<number> => (await handle.describe()).raw.pendingActivities?.length ?? 0;
+  await eventually(async () => (await held()) === 0 || undefined, 'no activity held while parked on push');
+  const polls = (): number => deployer.log.requests.filter((r) => r.method === 'GetTask' && r.taskId === s.taskId).length;
+  const before = polls();
+  await eventually(() => polls() >= before + 2 || undefined, 'two backstop polls');
+  expect(deployer.log.subscriptions.filter((x) => x.taskId === s.taskId)).toHaveLength(0);
+  expect(suite.sink.forWorkflow(handle.workflowId)).toHaveLength(1); // the backstop polls alert nobody again
+
+  await deployer.approve(s.taskId!);
+  expect((await handle.result()).state).toBe('TASK_STATE_COMPLETED');
+});
+
 it('refuses pushes without the task token, for other tasks, for unknown workflows, and bad frames', async () => {
   const handle = await suite.start({ agent: { name: 'deployer', url: deployer.baseUrl }, message: { text: DEPLOY } });
   const s = await waitForStatus(handle, (x) => x.waitingOn === 'operator', 'AUTH_REQUIRED');

@@ -1,10 +1,13 @@
 // The deadline policies of a wait (policies.input for a question, policies.auth for an approval):
 // when a wait's deadline falls due, counted from the wait's start (kept across runs) and its
-// reminders. What a missed deadline does is the wait's (onDeadline); its failure is in outcome.ts.
+// reminders; what a missed deadline does (actOnDeadline: remind, fail, cancel; the failure is
+// outcome.ts's); and how often a wait that holds no activity looks at the remote task.
 import { condition, patched } from '@temporalio/workflow';
 import { msToNumber } from '@temporalio/common/lib/time';
 import type { Wait } from './carry';
-import type { DeadlinePolicy, WatchPolicy } from './input';
+import type { DeadlinePolicy, DelegatedTask, WatchPolicy } from './input';
+import { deadlineExceeded, type DeadlineKind } from './outcome';
+import type { AlertKind } from './alerts';
 
 /** When the wait's deadline falls due, in ms from now (undefined: no deadline). */
 export function untilDeadline(policy: DeadlinePolicy | undefined, wait: Wait): number | undefined {
@@ -12,6 +15,29 @@ export function untilDeadline(policy: DeadlinePolicy | undefined, wait: Wait): n
   const after = msToNumber(policy.after);
   const every = msToNumber(policy.remindEvery ?? policy.after);
   return Math.max(1, wait.since + after + wait.reminders * every - Date.now());
+}
+
+/** What a missed deadline does to the task it belongs to (Delegation). */
+interface DeadlineHost {
+  readonly input: DelegatedTask;
+  readonly task: { taskId?: string; state?: string };
+  alert(kind: AlertKind, round: number, nth: number): void;
+  cancelRemote(): Promise<void>;
+}
+
+/** The wait's deadline fell due: remind (its next reminder), fail, or cancel the remote task and fail. */
+export async function actOnDeadline(host: DeadlineHost, policy: DeadlinePolicy, kind: DeadlineKind, round: number, wait: Wait): Promise<void> {
+  switch (policy.onDeadline) {
+    case 'remind':
+      wait.reminders++;
+      host.alert(kind, round, wait.reminders);
+      return;
+    case 'fail':
+      throw deadlineExceeded(policy, kind, host.input.agent.name, host.task.taskId);
+    case 'cancel':
+      await host.cancelRemote();
+      throw deadlineExceeded(policy, kind, host.input.agent.name, host.task.taskId, { state: host.task.state });
+  }
 }
 
 /** The nearer of two deadlines (undefined: none). */
@@ -42,4 +68,13 @@ export function inputPollMs(watch: WatchPolicy, wait: Wait): number {
   if (watch.inputPollMax === undefined) return base;
   const grown = Math.min(msToNumber(watch.inputPollMax), (Date.now() - wait.since) / 2);
   return grown > base && patched(INPUT_POLL_GROWS_PATCH) ? grown : base;
+}
+
+/**
+ * The backstop GetTask of an approval round parked on push (the agent pushes every change, no
+ * activity is held): `pushBackstop` at first, then half the round's age, up to `inputPollMax`, as
+ * a question's poll grows. It only finds a push that was lost; a week costs ~20 polls.
+ */
+export function backstopPollMs(watch: WatchPolicy, wait: Wait): number {
+  return Math.max(msToNumber(watch.pushBackstop), Math.min(msToNumber(watch.inputPollMax), (Date.now() - wait.since) / 2));
 }

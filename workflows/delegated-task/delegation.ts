@@ -12,8 +12,8 @@ import { CONFIRM_PUSHED_END_PATCH, PushedEndConfirmation } from './pushed-end';
 import { Alerts, type AlertKind } from './alerts';
 import { CANCEL_FOLLOWS_SEND_PATCH, followedSend, sendCalls, shortCalls, type Calls } from './calls';
 import type { DelegatedTaskCarry, Question, Wait } from './carry';
-import { inputPollMs, nearer, untilDeadline, waitFor } from './deadlines';
-import { authRoundsExceeded, checkResolution, deadlineExceeded, type DeadlineKind } from './outcome';
+import { actOnDeadline, backstopPollMs, inputPollMs, nearer, untilDeadline, waitFor } from './deadlines';
+import { authRoundsExceeded, checkResolution, type DeadlineKind } from './outcome';
 import { Publisher } from './publish';
 import { statusOf } from './status';
 import { WatchLease, WatchLeases } from './watch';
@@ -42,6 +42,8 @@ export class Delegation {
   runs = 0;
   // This run's own.
   watch?: WatchLease;
+  /** The approval round whose lease parked on push (a new run looks again first). */
+  parkedRound?: number;
   pendingAnswer?: Answer & { turn: number };
   readonly replies = new Map<number, AnswerResult>();
   unresolvedSend?: string;
@@ -247,18 +249,23 @@ export class Delegation {
     this.publish();
     const stillWaiting = (): boolean => this.task.state === 'TASK_STATE_AUTH_REQUIRED' && this.task.authEntries === round;
     while (stillWaiting() && !this.historyFull()) {
+      // Parked on push (the lease registered it, looked and alerted): nothing held, a backstop poll.
+      const parked = this.parkedRound === round;
       // Subscribe first, alert second: the watch posts this round's alert after its first look.
-      if (this.watch?.round !== round || this.watch.done) {
+      if (!parked && (this.watch?.round !== round || this.watch.done)) {
         await this.watch?.stop();
         this.startWatch(round);
       }
       const watch = this.watch!;
       const shown = this.shown;
       const deadline = nearer(untilDeadline(policies.auth, wait), untilDeadline(policies.total, this.overall));
-      const woke = await waitFor(() => !stillWaiting() || watch.done || this.shown !== shown || this.historyFull(), deadline);
+      const backstop = parked ? backstopPollMs(policies.watch, wait) : undefined;
+      const woke = await waitFor(() => !stillWaiting() || (!parked && watch.done) || this.shown !== shown || this.historyFull(), nearer(deadline, backstop));
       if (watch.error) throw watch.error;
       this.publish();
-      if (!woke && !(await this.totalDue()) && policies.auth && untilDeadline(policies.auth, wait)! <= 1) await this.onDeadline(policies.auth, 'auth', round, wait);
+      if (woke || (await this.totalDue())) continue;
+      if (policies.auth && untilDeadline(policies.auth, wait)! <= 1) await this.onDeadline(policies.auth, 'auth', round, wait);
+      else if (parked) this.task.apply(await this.calls.getRemoteTask({ agent, taskId: this.task.taskId! }));
     }
   }
 
@@ -360,18 +367,8 @@ export class Delegation {
     return this.wait;
   }
 
-  private async onDeadline(policy: DeadlinePolicy, kind: DeadlineKind, round: number, wait: Wait): Promise<void> {
-    switch (policy.onDeadline) {
-      case 'remind':
-        wait.reminders++;
-        this.alert(kind, round, wait.reminders);
-        return;
-      case 'fail':
-        throw deadlineExceeded(policy, kind, this.input.agent.name, this.task.taskId);
-      case 'cancel':
-        await this.cancelRemote();
-        throw deadlineExceeded(policy, kind, this.input.agent.name, this.task.taskId, { state: this.task.state });
-    }
+  private onDeadline(policy: DeadlinePolicy, kind: DeadlineKind, round: number, wait: Wait): Promise<void> {
+    return actOnDeadline(this, policy, kind, round, wait);
   }
 
   /** Starts a watch lease of this wait: the first one heartbeats fast; an approval round's posts its alert. */
@@ -383,18 +380,19 @@ export class Delegation {
     const sendAlert = round !== undefined && round > this.authAlerted;
     const known = { state: this.task.state, timestamp: this.task.timestamp, text: this.task.text, artifacts: artifactKey(this.task.artifactList) };
     const alert = sendAlert ? { ...this.alerts.of('auth', round, 0, this.task.taskId, this.task.text), round } : undefined;
-    const request = { agent: this.input.agent, taskId: this.task.taskId!, known, alert, pushConfigId: this.pushConfigId, endByMs };
-    this.watch = this.leases.start(id, round, fast, request, (result) => this.takeWatchResult(result));
+    const request = { agent: this.input.agent, taskId: this.task.taskId!, known, alert, pushConfigId: this.pushConfigId, parkOnPush: round !== undefined, endByMs };
+    this.watch = this.leases.start(id, round, fast, request, (result) => this.takeWatchResult(result, round));
   }
 
-  private takeWatchResult(result: WatchResult): void {
+  private takeWatchResult(result: WatchResult, round: number | undefined): void {
+    if (result.reason === 'parked') this.parkedRound = round;
     if (result.observation) this.task.apply(result.observation);
     if (result.alerted !== undefined) this.authAlerted = Math.max(this.authAlerted, result.alerted);
     if (result.pushConfigId) this.pushConfigId = result.pushConfigId;
   }
 
   /** An alert quoting the agent's words (the question, the approval request). */
-  private alert(kind: AlertKind, round: number, nth: number): void {
+  alert(kind: AlertKind, round: number, nth: number): void {
     this.alerts.send(kind, round, nth, this.task.taskId, this.task.text);
   }
 }

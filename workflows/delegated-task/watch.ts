@@ -9,7 +9,7 @@ import type { PlannerActivities, WatchInput, WatchResult } from '../../activitie
 import type { WatchPolicy } from './input';
 
 /** What a lease's watch is told; the lease itself adds its id, the policy and its length (ended by `endByMs` from now, if given). */
-export type LeaseRequest = Pick<WatchInput, 'agent' | 'taskId' | 'known' | 'alert' | 'pushConfigId'> & { endByMs?: number };
+export type LeaseRequest = Pick<WatchInput, 'agent' | 'taskId' | 'known' | 'alert' | 'pushConfigId' | 'parkOnPush'> & { endByMs?: number };
 
 /** One lease in flight. Its id names its signals, so the workflow ignores those of any other (a zombie's). */
 export class WatchLease {
@@ -86,6 +86,7 @@ export class WatchLeases {
         alert: request.alert,
         push: this.policy.push,
         pushConfigId: request.pushConfigId,
+        ...(request.parkOnPush ? { parkOnPush: true } : {}),
       });
     return WatchLease.start(id, round, watch, onResult);
   }
