@@ -161,6 +161,10 @@ export async function startWorker(env: BenchEnv, taskQueue: string, extra: Recor
       PLANNER_LOG_LEVEL: 'info',
       PLANNER_ALERT_SINKS: 'webhook',
       PLANNER_ALERT_WEBHOOK_URL: env.bot.url,
+      // The API serves the push webhook: an agent that offers push notifications (§4's push
+      // deployer; the others do not) is watched by its pushes.
+      PLANNER_WEBHOOK_BASE_URL: env.api.url,
+      PLANNER_WEBHOOK_SECRET: env.api.pushSecret,
       ...extra,
     },
     profile,
@@ -188,7 +192,7 @@ export interface BenchEnv {
   client: Client;
   bot: Bot;
   /** The planner's HTTP API (`planner serve`, in this process on loopback), where the bot answers. */
-  api: { url: string; token: string };
+  api: { url: string; token: string; pushSecret: string };
   close(): Promise<void>;
 }
 
@@ -216,7 +220,8 @@ export async function startEnv(): Promise<BenchEnv> {
     const connection = await connectClient(temporalTarget({ TEMPORAL_ADDRESS: server.address, TEMPORAL_NAMESPACE: 'default' }, {}));
     const token = randomBytes(24).toString('hex');
     // The bot answers plans the bench starts through its client: an operator's token sees them.
-    const config = loadConfig({ PLANNER_BLOB_DIR: blobDir, PLANNER_API_OPERATOR_TOKEN: token, TEMPORAL_ADDRESS: server.address });
+    const pushSecret = randomBytes(24).toString('hex');
+    const config = loadConfig({ PLANNER_BLOB_DIR: blobDir, PLANNER_API_OPERATOR_TOKEN: token, TEMPORAL_ADDRESS: server.address, PLANNER_WEBHOOK_SECRET: pushSecret });
     const client = new Client({ connection, namespace: 'default', dataConverter: plannerDataConverter(payloadSettings(config)) });
     const bot = await startBot();
     const api = await startApi({ config, temporal: client, logger: pino({ level: 'error' }), host: '127.0.0.1', port: 0 });
@@ -227,7 +232,7 @@ export async function startEnv(): Promise<BenchEnv> {
       blobDir,
       client,
       bot,
-      api: { url: api.url, token },
+      api: { url: api.url, token, pushSecret },
       async close() {
         await api.close();
         await bot.close();
