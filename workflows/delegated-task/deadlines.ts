@@ -66,7 +66,7 @@ export const INPUT_POLL_GROWS_PATCH = 'input-poll-grows';
 export function inputPollMs(watch: WatchPolicy, wait: Wait): number {
   const base = msToNumber(watch.inputPoll);
   if (watch.inputPollMax === undefined) return base;
-  const grown = Math.min(msToNumber(watch.inputPollMax), (Date.now() - wait.since) / 2);
+  const grown = halfTheAge(wait, watch.inputPollMax);
   return grown > base && patched(INPUT_POLL_GROWS_PATCH) ? grown : base;
 }
 
@@ -76,5 +76,10 @@ export function inputPollMs(watch: WatchPolicy, wait: Wait): number {
  * a question's poll grows. It only finds a push that was lost; a week costs ~20 polls.
  */
 export function backstopPollMs(watch: WatchPolicy, wait: Wait): number {
-  return Math.max(msToNumber(watch.pushBackstop), Math.min(msToNumber(watch.inputPollMax), (Date.now() - wait.since) / 2));
+  return Math.max(msToNumber(watch.pushBackstop), halfTheAge(wait, watch.inputPollMax));
+}
+
+/** Half the wait's age, at most `max`: how a poll that only finds what was missed grows. */
+function halfTheAge(wait: Wait, max: WatchPolicy['inputPollMax']): number {
+  return Math.min(msToNumber(max), (Date.now() - wait.since) / 2);
 }
