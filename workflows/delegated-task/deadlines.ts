@@ -79,7 +79,7 @@ export function backstopPollMs(watch: WatchPolicy, wait: Wait): number {
   return Math.max(msToNumber(watch.pushBackstop), halfTheAge(wait, watch.inputPollMax));
 }
 
-/** Half the wait's age, at most `max`: how a poll that only finds what was missed grows. */
-function halfTheAge(wait: Wait, max: WatchPolicy['inputPollMax']): number {
-  return Math.min(msToNumber(max), (Date.now() - wait.since) / 2);
+/** Half the wait's age, at most `max` (none in a run begun before inputPollMax: 0): how a poll that only finds what was missed grows. */
+function halfTheAge(wait: Wait, max: WatchPolicy['inputPollMax'] | undefined): number {
+  return max === undefined ? 0 : Math.min(msToNumber(max), (Date.now() - wait.since) / 2);
 }
