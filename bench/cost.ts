@@ -129,10 +129,10 @@ export async function runCost(env: BenchEnv, record: Record, taskQueue: string):
       await deployer.approve(taskId);
     }, weekFraction);
     // An approval's week on an agent that pushes, whole and compressed 60,000× as the question's:
-    // the lease registers push, looks, alerts and returns; a backstop GetTask (pushBackstop 1 min →
-    // 1 ms, growing with the wait's age to inputPollMax 24 h → 1,440 ms) is all that runs; the
+    // the lease registers push, looks, alerts and returns; a backstop GetTask (pushBackstop 10 min →
+    // 10 ms, growing with the wait's age to inputPollMax 24 h → 1,440 ms) is all that runs; the
     // approval arrives as a push.
-    await measure('one week\'s approval wait on a pushing agent (compressed 60,000×)', pushDeployer, { policies: { watch: { pushBackstop: '1ms', inputPollMax: '1440ms' } } }, async (workflowId) => {
+    await measure('one week\'s approval wait on a pushing agent (compressed 60,000×)', pushDeployer, { policies: { watch: { pushBackstop: '10ms', inputPollMax: '1440ms' } } }, async (workflowId) => {
       const taskId = await taskOf(workflowId);
       await new Promise((r) => setTimeout(r, WEEK_MS / 60_000));
       pushWeekPolls = getTasks(pushDeployer, taskId);
@@ -156,7 +156,7 @@ export async function runCost(env: BenchEnv, record: Record, taskQueue: string):
     }
   }
   record.add({ section: '4 cost', metric: "one week's question wait: GetTask polls (inputPoll 10 min growing with the question's age to inputPollMax 24 h)", unit: 'polls', planner: weekPolls, note: 'a fixed 10-min poll made 1,008' });
-  record.add({ section: '4 cost', metric: "one week's approval wait on a pushing agent: backstop GetTask polls (pushBackstop 1 min growing with the wait's age to 24 h)", unit: 'polls', planner: pushWeekPolls });
+  record.add({ section: '4 cost', metric: "one week's approval wait on a pushing agent: backstop GetTask polls (pushBackstop 10 min growing with the wait's age to 24 h)", unit: 'polls', planner: pushWeekPolls });
   // Heartbeats do not compress: a watch heartbeats every heartbeatTimeout / 3, and the SDK sends at
   // most one per min(0.8 × heartbeatTimeout, 60 s). At the defaults (first lease 5 min at 10 s, then
   // 2 min) a real week of one approval wait sends this many, each a billable action.

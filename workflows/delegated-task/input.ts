@@ -102,8 +102,12 @@ export const WatchPolicySchema = z.object({
   maxEmptyCloses: z.number().int().min(1).default(5),
   /** A change that needs no action is signalled after this quiet time, so a burst costs one signal. */
   coalesce: DurationSchema.default('200ms'),
-  /** With push notifications registered, a slow GetTask poll stays on as a backstop. */
-  pushBackstop: DurationSchema.default('1m'),
+  /**
+   * With push notifications registered, a slow GetTask poll stays on as a backstop (an approval
+   * round parked on push: this at first, growing with the round's age). Push is the watch; at 1 min
+   * the backstop polls of 5,000 parked approvals kept two cores busy (docs/benchmarks.md).
+   */
+  pushBackstop: DurationSchema.default('10m'),
   /** Register push notifications when the agent supports them and the planner has a webhook URL. */
   push: z.boolean().default(true),
 });
