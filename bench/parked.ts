@@ -31,8 +31,12 @@ export async function runParked(env: BenchEnv, record: Record, taskQueue: string
   const samples: MemorySample[] = [];
   let phase: MemorySample['phase'] = 'parking';
   const t0 = Date.now();
+  let resumed = 0;
   const sampler = setInterval(() => {
-    samples.push({ s: (Date.now() - t0) / 1000, phase, parked: alerted(), workerMiB: rssMiB(worker.pid), serverMiB: rssMiB(env.server.pid) });
+    const sample: MemorySample = { s: (Date.now() - t0) / 1000, phase, parked: alerted(), workerMiB: rssMiB(worker.pid), serverMiB: rssMiB(env.server.pid) };
+    samples.push(sample);
+    // A progress line every 30 s: a 10,000-task run takes many minutes.
+    if (samples.length % 30 === 0) console.error(`bench:   parked ${sample.s.toFixed(0)} s: ${phase}, ${sample.parked}/${n} alerted, ${resumed} resumed, worker ${sample.workerMiB.toFixed(0)} MiB, server ${sample.serverMiB.toFixed(0)} MiB`);
   }, 1000);
   const before = { worker: rssMiB(worker.pid), server: rssMiB(env.server.pid) };
   try {
@@ -63,7 +67,9 @@ export async function runParked(env: BenchEnv, record: Record, taskQueue: string
       const a = taskOf.get(h.workflowId)!;
       if (a.kind === 'input') await answerTask(env.client, h.workflowId, { text: 'main' });
       else await deployer.approve(a.taskId);
-      return (await h.result()).state;
+      const { state } = await h.result();
+      resumed++;
+      return state;
     });
     const resumeS = (Date.now() - r1) / 1000;
     const completed = states.filter((s) => s === 'TASK_STATE_COMPLETED').length;
