@@ -4,7 +4,7 @@
 import { ApplicationFailure, CancellationScope, allHandlersFinished, condition, log, patched, workflowInfo } from '@temporalio/workflow';
 import { msToNumber } from '@temporalio/common/lib/time';
 import type { WatchResult } from '../../activities';
-import type { DeadlinePolicy, DelegatedTask, DelegatedTaskResult } from './input';
+import type { DelegatedTask, DelegatedTaskResult } from './input';
 import type { Answer, AnswerResult, DelegatedTaskStatus, Observation, RefusedAnswer, SendResolution, WatchProblem } from './messages';
 import { REPORT_REFUSED_ANSWERS_PATCH, answerRefusal, refuseAnswer, type AnswerableView } from './answer-rules';
 import { AUTH_ROUNDS_BY_TIME_PATCH, RemoteTask, STATUS_WORDS_WITHOUT_TIME_PATCH, artifactKey } from './remote-task';
@@ -13,7 +13,7 @@ import { Alerts, type AlertKind } from './alerts';
 import { CANCEL_FOLLOWS_SEND_PATCH, followedSend, sendCalls, shortCalls, type Calls } from './calls';
 import type { DelegatedTaskCarry, Question, Wait } from './carry';
 import { actOnDeadline, backstopPollMs, inputPollMs, nearer, untilDeadline, waitFor } from './deadlines';
-import { authRoundsExceeded, checkResolution, type DeadlineKind } from './outcome';
+import { authRoundsExceeded, checkResolution } from './outcome';
 import { Publisher } from './publish';
 import { statusOf } from './status';
 import { WatchLease, WatchLeases } from './watch';
@@ -218,7 +218,7 @@ export class Delegation {
       const sleep = deadline === undefined ? pollMs : Math.min(pollMs, deadline);
       if (await condition(() => this.pendingAnswer !== undefined || !this.questionIsCurrent() || this.historyFull(), sleep)) continue;
       if (await this.totalDue()) continue;
-      if (policies.input && untilDeadline(policies.input, wait)! <= 1) await this.onDeadline(policies.input, 'input', question.turn, wait);
+      if (policies.input && untilDeadline(policies.input, wait)! <= 1) await actOnDeadline(this, policies.input, 'input', question.turn, wait);
       else this.task.apply(await this.calls.getRemoteTask({ agent, taskId: this.task.taskId! }));
     }
     const answer = this.pendingAnswer;
@@ -264,7 +264,7 @@ export class Delegation {
       if (watch.error) throw watch.error;
       this.publish();
       if (woke || (await this.totalDue())) continue;
-      if (policies.auth && untilDeadline(policies.auth, wait)! <= 1) await this.onDeadline(policies.auth, 'auth', round, wait);
+      if (policies.auth && untilDeadline(policies.auth, wait)! <= 1) await actOnDeadline(this, policies.auth, 'auth', round, wait);
       else if (parked) this.task.apply(await this.calls.getRemoteTask({ agent, taskId: this.task.taskId! }));
     }
   }
@@ -284,14 +284,14 @@ export class Delegation {
     await condition(() => this.task.version !== version || this.shown !== shown || watch.done || this.historyFull());
     if (watch.error) throw watch.error;
     if (await this.totalDue()) return;
-    if (policy && untilDeadline(policy, wait)! <= 1 && patched(WORKING_DEADLINE_PATCH)) await this.onDeadline(policy, 'working', wait.since, wait);
+    if (policy && untilDeadline(policy, wait)! <= 1 && patched(WORKING_DEADLINE_PATCH)) await actOnDeadline(this, policy, 'working', wait.since, wait);
   }
 
   /** The whole task's deadline (policies.total), when it is due: its policy acts; true when it did. */
   private async totalDue(): Promise<boolean> {
     const policy = this.input.policies.total;
     if (!policy || untilDeadline(policy, this.overall)! > 1) return false;
-    await this.onDeadline(policy, 'total', 0, this.overall);
+    await actOnDeadline(this, policy, 'total', 0, this.overall);
     return true;
   }
 
@@ -365,10 +365,6 @@ export class Delegation {
   private beginWait(key: string): Wait {
     if (this.wait?.key !== key) this.wait = { key, since: Date.now(), reminders: 0, leases: 0 };
     return this.wait;
-  }
-
-  private onDeadline(policy: DeadlinePolicy, kind: DeadlineKind, round: number, wait: Wait): Promise<void> {
-    return actOnDeadline(this, policy, kind, round, wait);
   }
 
   /** Starts a watch lease of this wait: the first one heartbeats fast; an approval round's posts its alert. */
