@@ -34,3 +34,8 @@ export function remoteTaskLost(agent: string, taskId: string, err: Error): Appli
     message: `agent ${agent} no longer knows task ${taskId} (${err.message}); it may have restarted without its tasks`,
   });
 }
+
+/** A call that timed out in the given phase (`idle`: a stream that sent nothing for its idle timeout). */
+export function isTimeout(err: unknown, phase: string): boolean {
+  return err instanceof A2AError && err.name === 'TimeoutError' && (err as { phase?: string }).phase === phase;
+}

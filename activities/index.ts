@@ -12,6 +12,7 @@ import { createWatchTask } from './v1/watch-task';
 import { createWatchRemoteTask } from './watch-task';
 import { createGetRemoteTask } from './get-task';
 import { countA2aCall } from './metrics';
+import { createWatchHubActivities, type SharedWatch } from './shared-watch';
 
 export interface ActivityDeps {
   temporal: Client;
@@ -22,6 +23,8 @@ export interface ActivityDeps {
   push?: PushSettings;
   /** PLANNER_WEBHOOK_SECRET: opens the sealed credentials of upstream callers' push configs. */
   webhookSecret?: string;
+  /** The worker's shared watch, where approval rounds of agents that stream but do not push park. */
+  sharedWatch?: SharedWatch;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -31,10 +34,12 @@ export function createActivities(deps: ActivityDeps) {
     sendMessage: countA2aCall('SendMessage', createSendMessage(deps.agents, alertOperator)),
     /** v1 workflows' watch, kept while any of them is open (activities/v1/watch-task.ts). */
     watchTask: createWatchTask(deps.agents, deps.temporal),
-    watchRemoteTask: countA2aCall('SubscribeToTask', createWatchRemoteTask(deps.agents, deps.temporal, alertOperator, deps.push)),
+    watchRemoteTask: countA2aCall('SubscribeToTask', createWatchRemoteTask(deps.agents, deps.temporal, alertOperator, deps.push, deps.sharedWatch)),
     getRemoteTask: countA2aCall('GetTask', createGetRemoteTask(deps.agents)),
     cancelRemoteTask: countA2aCall('CancelTask', createCancelRemoteTask(deps.agents)),
     ...createPushConfigActivities(deps.agents, deps.push),
+    /** The worker's shared watch: its heartbeat, and the hand-over of its waits when it dies. */
+    ...createWatchHubActivities(deps.temporal, deps.sharedWatch),
     alertOperator,
     /** Push notifications of the planner's own A2A tasks to upstream callers' webhooks. */
     deliverUpstreamPush: createDeliverUpstreamPush(deps.logger, deps.webhookSecret),

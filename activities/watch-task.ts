@@ -13,13 +13,14 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { A2AError, TaskNotFoundError, type A2AClient, type TaskState } from '../a2a';
 import type { AgentRef, WatchPolicy } from '../workflows/delegated-task/input';
 import { observeSignal, type Observation, type WatchProblem } from '../workflows/delegated-task/messages';
-import { RemoteTask, artifactKey } from '../workflows/delegated-task/remote-task';
+import { RemoteTask, artifactKey, type RemoteTaskSnapshot } from '../workflows/delegated-task/remote-task';
 import type { AgentDirectory } from './agents';
 import type { Alert } from './alert-operator';
-import { remoteTaskLost, withTypedFailures } from './failures';
+import { isTimeout, remoteTaskLost, withTypedFailures } from './failures';
 import { observeFrame, observeTask } from './observe';
 import { ensurePushConfig } from './push-config';
 import type { PushSettings } from './push-token';
+import type { Parking, SharedWatch } from './shared-watch';
 
 export interface WatchInput {
   agent: AgentRef;
@@ -40,13 +41,15 @@ export interface WatchInput {
   /**
    * An approval round's lease: once push is registered, look once (and alert), then return
    * `parked`: the agent's pushes are the watch and the workflow keeps only a backstop poll, so a
-   * wait of a week holds no activity and sends no heartbeats.
+   * wait of a week holds no activity and sends no heartbeats. An agent that streams but does not
+   * push parks on the worker's shared watch instead (activities/shared-watch.ts): its stream is
+   * held by the worker, whose one heartbeat stands for all of them.
    */
   parkOnPush?: boolean;
 }
 
 export interface WatchResult {
-  /** act: the workflow must act; lease: the lease ran out; parked: push watches the task now (parkOnPush). */
+  /** act: the workflow must act; lease: the lease ran out; parked: push or the worker's shared watch watches the task now (parkOnPush). */
   reason: 'act' | 'lease' | 'parked';
   /** What the watch saw last, when it differs from what the workflow already has. */
   observation?: Observation;
@@ -110,7 +113,7 @@ class Done {
   constructor(readonly reason: 'act' | 'lease') {}
 }
 
-export function createWatchRemoteTask(agents: AgentDirectory, temporal: Client, alertOperator: AlertFn, push: PushSettings | undefined) {
+export function createWatchRemoteTask(agents: AgentDirectory, temporal: Client, alertOperator: AlertFn, push: PushSettings | undefined, shared: SharedWatch | undefined) {
   return async function watchRemoteTask(input: WatchInput): Promise<WatchResult> {
     return withTypedFailures(async () => {
       const ctx = Context.current();
@@ -118,14 +121,20 @@ export function createWatchRemoteTask(agents: AgentDirectory, temporal: Client, 
       if (!workflowId) throw new Error('watchRemoteTask runs only as a workflow activity');
       const heartbeatEvery = Math.max(500, Math.floor((ctx.info.heartbeatTimeoutMs ?? 60_000) / 3));
       const ticker = setInterval(() => ctx.heartbeat(), heartbeatEvery);
-      const watch = new Watch(input, await agents.client(input.agent), temporal.workflow.getHandle(workflowId), alertOperator);
+      // An approval round's lease holds its stream no longer than a first lease, then parks it on
+      // the shared watch: a quick approval costs what it did, a long wait no heartbeats of its own.
+      const client = await agents.client(input.agent);
+      const hub = input.parkOnPush && streams(input.policy, client) ? shared : undefined;
+      const leaseMs = hub ? Math.min(input.leaseMs, msToNumber(input.policy.firstLease)) : input.leaseMs;
+      const watch = new Watch({ ...input, leaseMs }, client, temporal.workflow.getHandle(workflowId), alertOperator);
+      const park = hub && ((known: RemoteTaskSnapshot) => hub.park({ workflowId, watchId: input.watchId, agent: input.agent, taskId: input.taskId, known, policy: input.policy }, watch.client));
       try {
         const pushConfigId = input.push && push && watch.client.card.capabilities.pushNotifications === true
           ? await ensurePushConfig(watch.client, push, workflowId, input.taskId)
           : undefined;
         // The workflow must learn of a new config even if this watch is cancelled: it deletes it at the end.
         if (pushConfigId && pushConfigId !== input.pushConfigId) await watch.tell({ pushConfigId });
-        const reason = await watch.run(pushConfigId !== undefined);
+        const reason = await watch.run(pushConfigId !== undefined, park);
         return { reason, observation: watch.result(), alerted: watch.alerted, pushConfigId };
       } catch (err) {
         if (ctx.cancellationSignal.aborted) throw new CancelledFailure('watch cancelled');
@@ -187,9 +196,10 @@ class Watch {
     return this.observation('get');
   }
 
-  async run(pushRegistered: boolean): Promise<WatchResult['reason']> {
+  /** `park`: parks the round on the worker's shared watch (an approval round of an agent that streams). */
+  async run(pushRegistered: boolean, park?: (known: RemoteTaskSnapshot) => Promise<Parking>): Promise<WatchResult['reason']> {
     const { policy } = this.input;
-    const canStream = policy.mode === 'stream' || (policy.mode === 'auto' && this.client.card.capabilities.streaming === true);
+    const canStream = streams(policy, this.client);
     try {
       if (pushRegistered && this.input.parkOnPush) {
         // Registered first, looked second (the alert goes out after this look): every change from here is pushed.
@@ -199,7 +209,15 @@ class Watch {
       if (pushRegistered) {
         await this.poll(msToNumber(policy.pushBackstop), msToNumber(policy.pushBackstop));
       } else {
-        if (canStream) await this.stream(); // returns only when streams keep breaking
+        if (canStream) {
+          try {
+            await this.stream(); // returns only when streams keep breaking
+          } catch (err) {
+            // An approval round outlasting its first lease moves to the worker's shared watch.
+            if (park && err instanceof Done && err.reason === 'lease') return await this.park(park);
+            throw err;
+          }
+        }
         await this.poll(msToNumber(policy.pollInitial), msToNumber(policy.pollMax));
       }
       return 'lease';
@@ -210,6 +228,14 @@ class Watch {
       }
       throw err;
     }
+  }
+
+  /** Hands the round to the shared watch, whose stream's first frame is one more look (it may act). */
+  private async park(park: (known: RemoteTaskSnapshot) => Promise<Parking>): Promise<WatchResult['reason']> {
+    await this.reporter.settle();
+    const parking = await park(this.view.snapshot());
+    if (parking.first) await this.see(parking.first);
+    return parking.parked ? 'parked' : 'lease';
   }
 
   /** Holds SubscribeToTask; returns when streams keep breaking and polling should take over. */
@@ -389,14 +415,15 @@ class Watch {
   }
 }
 
+/** Whether the watch holds a stream (the policy's mode, or the agent's card in `auto`). */
+function streams(policy: WatchPolicy, client: A2AClient): boolean {
+  return policy.mode === 'stream' || (policy.mode === 'auto' && client.card.capabilities.streaming === true);
+}
+
 function statusKey(state: string | undefined, timestamp: string | undefined, text: string | undefined, artifacts: string): string {
   return `${state}|${timestamp}|${text}|${artifacts}`;
 }
 
 function keyOfObservation(o: Observation): string {
   return statusKey(o.status?.state, o.status?.timestamp, o.status?.text, artifactKey(o.artifacts ?? []));
-}
-
-function isTimeout(err: unknown, phase: string): boolean {
-  return err instanceof A2AError && err.name === 'TimeoutError' && (err as { phase?: string }).phase === phase;
 }

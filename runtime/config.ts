@@ -73,6 +73,13 @@ const ConfigSchema = z.object({
   PLANNER_TASK_QUEUE: z.string().min(1).default('planner'),
   /** Slots on the watch queue: each AUTH_REQUIRED wait holds one (a cheap, mostly idle socket). */
   PLANNER_WATCH_SLOTS: z.coerce.number().int().min(1).default(20_000),
+  /**
+   * The shared watch (activities/shared-watch.ts): approval rounds of agents that stream but do not
+   * push park on streams the worker holds under one heartbeat. 'off': each keeps a heartbeating lease.
+   */
+  PLANNER_SHARED_WATCH: z.enum(['on', 'off']).default('on'),
+  /** How long the shared watch may go without a heartbeat before its waits are handed to another worker. */
+  PLANNER_SHARED_WATCH_HEARTBEAT: duration.default('8s'),
   PLANNER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).default(500),
   /** Pollers on the watch queue: few, since a watch holds its slot for as long as the wait lasts. */
   PLANNER_WATCH_POLLERS: z.coerce.number().int().min(1).default(4),

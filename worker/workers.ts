@@ -1,10 +1,14 @@
-// The planner's workers: one on the main queue (workflows, sends, cancels, alerts) and one on the
-// watch queue, whose slots are many because each AUTH_REQUIRED wait holds one mostly idle stream.
+// The planner's workers: one on the main queue (workflows, sends, cancels, alerts), one on the
+// watch queue, whose slots are many because each watch lease holds one mostly idle stream, and one
+// on this process's own queue, where the shared watch's hold heartbeats for the streams it keeps.
+import { randomUUID } from 'node:crypto';
 import { Client } from '@temporalio/client';
+import type { Duration } from '@temporalio/common';
 import { Runtime, Worker, type WorkerOptions, type WorkflowBundle } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { createActivities } from '../activities';
 import { AgentDirectory } from '../activities/agents';
+import { SharedWatch } from '../activities/shared-watch';
 import { payloadSettings, plannerDataConverter } from '../payloads/data-converter';
 import { pushSettings, type PlannerConfig } from '../runtime/config';
 import { connectClient, connectWorker, temporalTarget } from '../runtime/temporal-connection';
@@ -46,6 +50,12 @@ export async function createPlannerWorkers(config: PlannerConfig, logger: Logger
   const temporal = new Client({ connection: clientConnection, namespace, dataConverter, interceptors: tracingClientInterceptors(tracing) });
   // An agent may send whatever one payload may hold; the codec keeps it out of history.
   const agents = new AgentDirectory({ maxFrameBytes: config.PLANNER_PAYLOAD_MAX_BYTES, maxResponseBytes: config.PLANNER_PAYLOAD_MAX_BYTES });
+  // Named per process: a restarted worker is a new hub, and the dead one's waits are handed over.
+  const hubId = randomUUID();
+  const hubQueue = `${config.PLANNER_TASK_QUEUE}-hub-${hubId}`;
+  const sharedWatch = config.PLANNER_SHARED_WATCH === 'on'
+    ? new SharedWatch(agents, temporal, { hubId, taskQueue: config.PLANNER_TASK_QUEUE, hubQueue, heartbeatTimeout: config.PLANNER_SHARED_WATCH_HEARTBEAT as Duration, max: config.PLANNER_WATCH_SLOTS })
+    : undefined;
   const activities = createActivities({
     temporal,
     agents,
@@ -58,8 +68,9 @@ export async function createPlannerWorkers(config: PlannerConfig, logger: Logger
     logger,
     push: pushSettings(config),
     webhookSecret: config.PLANNER_WEBHOOK_SECRET,
+    sharedWatch,
   });
-  const { watchTask, watchRemoteTask, ...mainActivities } = activities;
+  const { watchTask, watchRemoteTask, holdWatchHub, ...mainActivities } = activities;
   const main = await Worker.create({
     connection,
     namespace,
@@ -91,16 +102,24 @@ export async function createPlannerWorkers(config: PlannerConfig, logger: Logger
     // wait on another worker (a watch keeps nothing that GetTask cannot tell again).
     shutdownGraceTime: '2s',
   });
-  const workers = [main, watch];
+  // The hold is cancelled at once on shutdown, so the hub hands the waits over while others still run.
+  const hub = sharedWatch
+    ? await Worker.create({ connection, namespace, taskQueue: hubQueue, dataConverter, activities: { holdWatchHub }, maxConcurrentActivityTaskPolls: 1, shutdownGraceTime: 0 })
+    : undefined;
+  const workers = hub ? [main, watch, hub] : [main, watch];
   return {
     workers,
-    shutdown: () => workers.forEach((w) => w.getState() === 'RUNNING' && w.shutdown()),
+    shutdown: () => {
+      sharedWatch?.close();
+      workers.forEach((w) => w.getState() === 'RUNNING' && w.shutdown());
+    },
     async run() {
       // The wait gauges go where the SDK's metrics go, when there is such an endpoint (worker/wait-gauges.ts).
       const gauges = config.PLANNER_METRICS_ADDRESS ? startWaitGauges(temporal, config.PLANNER_TASK_QUEUE, Runtime.instance().metricMeter, logger, config.PLANNER_METRICS_SAMPLE_MS) : undefined;
       try {
         await Promise.all(workers.map((w) => w.run()));
       } finally {
+        sharedWatch?.close();
         await gauges?.stop();
         await agents.close();
         await connection.close();

@@ -120,6 +120,11 @@ export class Delegation {
     }
   }
 
+  /** The `rewatch` signal: the shared watch holding the parked round is gone, so the round leases a watch again. */
+  rewatch(watchId: string): void {
+    if (watchId === this.watch?.id) this.parkedRound = undefined;
+  }
+
   /** The `answer` update: hands the answer to the question's wait; replies once it was sent. */
   async deliverAnswer(answer: Answer): Promise<AnswerResult> {
     const turn = this.question!.turn; // the validator checked that this question is published
@@ -249,7 +254,7 @@ export class Delegation {
     this.publish();
     const stillWaiting = (): boolean => this.task.state === 'TASK_STATE_AUTH_REQUIRED' && this.task.authEntries === round;
     while (stillWaiting() && !this.historyFull()) {
-      // Parked on push (the lease registered it, looked and alerted): nothing held, a backstop poll.
+      // Parked on push or on a worker's shared watch (the lease looked and alerted): nothing held, a backstop poll.
       const parked = this.parkedRound === round;
       // Subscribe first, alert second: the watch posts this round's alert after its first look.
       if (!parked && (this.watch?.round !== round || this.watch.done)) {
@@ -260,7 +265,7 @@ export class Delegation {
       const shown = this.shown;
       const deadline = nearer(untilDeadline(policies.auth, wait), untilDeadline(policies.total, this.overall));
       const backstop = parked ? backstopPollMs(policies.watch, wait) : undefined;
-      const woke = await waitFor(() => !stillWaiting() || (!parked && watch.done) || this.shown !== shown || this.historyFull(), nearer(deadline, backstop));
+      const woke = await waitFor(() => !stillWaiting() || (parked ? this.parkedRound !== round : watch.done) || this.shown !== shown || this.historyFull(), nearer(deadline, backstop));
       if (watch.error) throw watch.error;
       this.publish();
       if (woke || (await this.totalDue())) continue;

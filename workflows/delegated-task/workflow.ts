@@ -7,6 +7,7 @@ import { ApplicationFailure, CancellationScope, allHandlersFinished, condition, 
 import type { DelegatedTask, DelegatedTaskInput, DelegatedTaskResult } from './input';
 import { checkDelegatedTaskInput } from './check';
 import { answerSignal, answerUpdate, observeSignal, resolveSendUpdate, statusQuery } from './messages';
+import { rewatchSignal } from '../watch-hub/messages';
 import type { DelegatedTaskCarry } from './carry';
 import { Delegation } from './delegation';
 import { taskOutcome, withTypedCause } from './outcome';
@@ -33,6 +34,7 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput, carry?: Del
   // Before the first await: an update in the first activation must find its handler.
   setHandler(statusQuery, () => delegation.status());
   setHandler(observeSignal, (observation) => delegation.observe(observation), { description: 'An observation of the remote task (watch, push receiver).' });
+  setHandler(rewatchSignal, ({ watchId }) => delegation.rewatch(watchId), { description: 'The worker holding this parked wait is gone: lease a watch again.' });
   setHandler(answerUpdate, (answer) => delegation.deliverAnswer(answer), {
     validator: (answer) => delegation.validateAnswer(answer),
     description: 'Answer the question the agent asked (INPUT_REQUIRED); returns the agent state after it.',

@@ -1,0 +1,316 @@
+// The worker's shared watch: the SubscribeToTask streams of every approval round parked on this
+// worker, held by the process itself instead of by one heartbeating lease each. A round parks here
+// after its lease subscribed and had its first look (then the alert goes out): from there on no
+// activity is held for it. One hold activity per worker heartbeats for all of them
+// (workflows/watch-hub), and that hub workflow keeps the register of parked waits: when this
+// process dies, the hold times out and every wait it held is told to lease a watch again.
+// Written here rather than borrowed: no library holds many A2A streams and hands them over on a crash.
+import { Context, log } from '@temporalio/activity';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { msToNumber } from '@temporalio/common/lib/time';
+import { A2AError, type A2AClient } from '../a2a';
+import type { AgentRef, WatchPolicy } from '../workflows/delegated-task/input';
+import { observeSignal, type Observation } from '../workflows/delegated-task/messages';
+import { RemoteTask, artifactKey, type RemoteTaskSnapshot } from '../workflows/delegated-task/remote-task';
+import { hubChangesSignal, rewatchSignal, type HubChanges, type ParkedWait, type WatchHubInput } from '../workflows/watch-hub/messages';
+import type { AgentDirectory } from './agents';
+import { isTimeout } from './failures';
+import { observeFrame, observeTask } from './observe';
+
+export interface ParkRequest extends ParkedWait {
+  agent: AgentRef;
+  taskId: string;
+  /** What the lease knows of the task (the workflow's view); the shared watch reports what differs. */
+  known: RemoteTaskSnapshot;
+  policy: WatchPolicy;
+}
+
+export interface Parking {
+  /** The stream's first frame: the lease's first look at the task. */
+  first?: Observation;
+  /** True when the wait is parked here (registered with the hub workflow); false: the lease keeps watching. */
+  parked: boolean;
+}
+
+export interface SharedWatchOptions {
+  hubId: string;
+  /** The main task queue, where the hub workflow runs. */
+  taskQueue: string;
+  /** The queue only this worker polls, where the hold activity runs. */
+  hubQueue: string;
+  heartbeatTimeout: WatchHubInput['heartbeatTimeout'];
+  /** At most this many parked streams; a round beyond them keeps its own lease. */
+  max: number;
+}
+
+/** How long the first frame of a parking stream may take before the lease watches by itself instead. */
+const FIRST_FRAME_MS = 10_000;
+/** Registrations that arrive within this long travel in one signal. */
+const BATCH_MS = 50;
+
+export class SharedWatch {
+  private readonly streams = new Map<string, ParkedStream>();
+  private batch?: { changes: HubChanges; done: Promise<void> };
+  private closed = false;
+
+  constructor(
+    private readonly agents: AgentDirectory,
+    private readonly temporal: Client,
+    readonly options: SharedWatchOptions,
+  ) {}
+
+  get size(): number {
+    return this.streams.size;
+  }
+
+  get hubWorkflowId(): string {
+    return `watch-hub/${this.options.hubId}`;
+  }
+
+  /** Subscribes, waits for the first frame, and parks the wait unless the task has moved already. */
+  async park(req: ParkRequest, client: A2AClient): Promise<Parking> {
+    if (this.closed || this.streams.size >= this.options.max) return { parked: false };
+    this.streams.get(req.workflowId)?.stop();
+    const stream = new ParkedStream(req, client, this);
+    this.streams.set(req.workflowId, stream);
+    const first = await stream.start();
+    if (!first || stream.moved) {
+      this.forget(stream);
+      return { first, parked: false };
+    }
+    try {
+      await this.record({ parked: [{ workflowId: req.workflowId, watchId: req.watchId }], ended: [] });
+      return { first, parked: true };
+    } catch (err) {
+      log.warn('the watch hub did not take a parked wait; its lease keeps watching', { workflowId: req.workflowId, error: String(err) });
+      this.forget(stream);
+      return { first, parked: false };
+    }
+  }
+
+  /** A stream that cannot go on (GetTask failed, the agent is down, the task is lost): its wait leases a watch again, which knows how to report that. */
+  handBack(stream: ParkedStream): void {
+    if (!this.streams.has(stream.req.workflowId)) return;
+    const { workflowId, watchId } = stream.req;
+    this.ended(stream);
+    void this.temporal.workflow
+      .getHandle(workflowId)
+      .signal(rewatchSignal, { watchId })
+      .catch((err: unknown) => log.warn('a parked wait was not told to lease a watch again; its backstop poll remains', { workflowId, error: String(err) }));
+  }
+
+  /** A stream that ended (the task moved, or its workflow is gone): dropped here and in the register. */
+  ended(stream: ParkedStream): void {
+    if (!this.forget(stream)) return;
+    const { workflowId, watchId } = stream.req;
+    this.record({ parked: [], ended: [{ workflowId, watchId }] }).catch((err: unknown) => log.warn('watch hub not told of an ended wait', { workflowId, error: String(err) }));
+  }
+
+  /** Stops every stream (the worker is shutting down; the hub workflow hands the waits over). */
+  close(): void {
+    this.closed = true;
+    for (const s of this.streams.values()) s.stop();
+    this.streams.clear();
+  }
+
+  private forget(stream: ParkedStream): boolean {
+    stream.stop();
+    if (this.streams.get(stream.req.workflowId) !== stream) return false;
+    this.streams.delete(stream.req.workflowId);
+    return true;
+  }
+
+  /** One signal-with-start per batch: the hub workflow is started by the first wait parked here. */
+  private record(changes: HubChanges): Promise<void> {
+    if (!this.batch) {
+      const batch = { changes: { parked: [], ended: [] } as HubChanges, done: Promise.resolve() };
+      batch.done = new Promise<void>((resolve) => setTimeout(resolve, BATCH_MS)).then(async () => {
+        this.batch = undefined;
+        const input: WatchHubInput = { hubId: this.options.hubId, hubQueue: this.options.hubQueue, heartbeatTimeout: this.options.heartbeatTimeout };
+        await this.temporal.workflow.signalWithStart('WatchHubWorkflow', {
+          workflowId: this.hubWorkflowId,
+          taskQueue: this.options.taskQueue,
+          args: [input],
+          signal: hubChangesSignal,
+          signalArgs: [batch.changes],
+        });
+      });
+      this.batch = batch;
+    }
+    this.batch.changes.parked.push(...changes.parked);
+    this.batch.changes.ended.push(...changes.ended);
+    return this.batch.done;
+  }
+
+  /** Signals a parked wait's workflow; false when the workflow is gone. Retries while Temporal is unreachable. */
+  async tell(workflowId: string, o: Observation, stopped: () => boolean): Promise<boolean> {
+    let backoffMs = 500;
+    for (;;) {
+      try {
+        await this.temporal.workflow.getHandle(workflowId).signal(observeSignal, o);
+        return true;
+      } catch (err) {
+        if (err instanceof WorkflowNotFoundError) return false;
+        if (stopped()) return false;
+        log.warn('could not tell a parked wait of its task; retrying', { workflowId, error: String(err) });
+        await delay(backoffMs);
+        backoffMs = Math.min(backoffMs * 2, 30_000);
+      }
+    }
+  }
+}
+
+/** One parked approval round's stream: reports every change, and ends when the task leaves the round. */
+class ParkedStream {
+  private readonly abort = new AbortController();
+  private readonly view: RemoteTask;
+  private readonly rounds: number;
+  private reportedKey: string;
+  moved = false;
+
+  constructor(
+    readonly req: ParkRequest,
+    private readonly client: A2AClient,
+    private readonly hub: SharedWatch,
+  ) {
+    this.view = RemoteTask.from(req.known);
+    this.rounds = req.known.authEntries;
+    this.reportedKey = this.key();
+  }
+
+  /** Starts the stream; resolves with its first frame (undefined: none came, the lease watches instead). */
+  start(): Promise<Observation | undefined> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(undefined), FIRST_FRAME_MS);
+      const first = (o: Observation | undefined): void => {
+        clearTimeout(timer);
+        resolve(o);
+      };
+      void this.run(first).catch((err: unknown) => {
+        first(undefined);
+        if (this.abort.signal.aborted) return;
+        log.info('a parked stream cannot go on; its wait leases a watch again', { workflowId: this.req.workflowId, error: String(err) });
+        this.hub.handBack(this);
+      });
+    });
+  }
+
+  stop(): void {
+    this.abort.abort();
+  }
+
+  private async run(first: (o: Observation | undefined) => void): Promise<void> {
+    const { signal } = this.abort;
+    const idleMs = msToNumber(this.req.policy.idleTimeout);
+    let backoffMs = 0;
+    let started = false;
+    while (!signal.aborted) {
+      const before = this.key();
+      let idle = false;
+      try {
+        for await (const frame of this.client.subscribeToTask({ id: this.req.taskId }, { signal, idleTimeoutMs: idleMs })) {
+          const o = observeFrame(frame, 'stream');
+          if (!o) continue;
+          if (!started) {
+            // The first frame is the lease's look: it decides (and alerts) with it, so nothing is told here.
+            started = true;
+            this.view.apply(o);
+            this.reportedKey = this.key();
+            this.moved = this.hasMoved();
+            first({ ...this.view.observation('stream'), watchId: this.req.watchId, first: true });
+            if (this.moved) return;
+            continue;
+          }
+          if (await this.see(o)) return;
+        }
+      } catch (err) {
+        if (signal.aborted) return;
+        if (!started) throw err; // the lease watches by itself instead
+        if (!(err instanceof A2AError)) throw err;
+        idle = isTimeout(err, 'idle');
+      }
+      if (!started) throw new Error('the subscription closed before its first frame');
+      // Closed, stalled or refused: GetTask decides, then subscribe again (backing off while nothing
+      // changes). A GetTask that fails hands the wait back to a lease (run's caller), which retries,
+      // reports an unreachable agent and fails a lost task as it always has.
+      const task = await this.client.getTask({ id: this.req.taskId, historyLength: 0 }, { signal });
+      if (await this.see(observeTask(task, 'poll'))) return;
+      // A silent stream ended by its idle timeout is subscribed again at once; one that keeps closing, less and less often.
+      backoffMs = this.key() === before && !idle ? Math.min(Math.max(backoffMs * 2, 500), msToNumber(this.req.policy.pollMax)) : 0;
+      if (backoffMs > 0) await delay(backoffMs, signal);
+    }
+  }
+
+  /** Merges one observation and tells the workflow of a change; true when the stream is done. */
+  private async see(o: Observation): Promise<boolean> {
+    this.view.apply(o);
+    const key = this.key();
+    if (key !== this.reportedKey) {
+      this.reportedKey = key;
+      const told = await this.hub.tell(this.req.workflowId, { ...this.view.observation('stream'), watchId: this.req.watchId }, () => this.abort.signal.aborted);
+      if (!told) return this.end();
+    }
+    return this.hasMoved() ? this.end() : false;
+  }
+
+  private end(): true {
+    this.hub.ended(this);
+    return true;
+  }
+
+  /** The task left this approval round: the workflow acts, with a lease of its own from here. */
+  private hasMoved(): boolean {
+    const v = this.view;
+    return v.terminal || v.state !== 'TASK_STATE_AUTH_REQUIRED' || v.authEntries > this.rounds;
+  }
+
+  private key(): string {
+    const v = this.view;
+    return `${v.state}|${v.timestamp}|${v.text}|${artifactKey(v.artifactList)}`;
+  }
+}
+
+function delay(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
+}
+
+/** The hub's two activities: the hold (on the worker's own queue) and the hand-over (anywhere). */
+export function createWatchHubActivities(temporal: Client, shared: SharedWatch | undefined) {
+  return {
+    /**
+     * Heartbeats for every stream this worker holds, for `holdMs` or until it holds none ('empty');
+     * fails when the worker dies or stops, and the hub workflow hands its waits over.
+     */
+    async holdWatchHub({ hubId, holdMs }: { hubId: string; holdMs: number }): Promise<'lease' | 'empty'> {
+      const ctx = Context.current();
+      if (!shared || shared.options.hubId !== hubId) throw new Error(`this worker holds no watch hub ${hubId}`);
+      const end = Date.now() + holdMs;
+      while (Date.now() < end) {
+        if (shared.size === 0) return 'empty';
+        ctx.heartbeat(shared.size);
+        await ctx.sleep(Math.min(1_000, end - Date.now()));
+      }
+      return 'lease';
+    },
+    /** Tells each wait a dead hub held to lease a watch again. A retry tells them all again: a wait that moved on ignores it. */
+    async handOverWatches({ waits }: { hubId: string; waits: ParkedWait[] }): Promise<void> {
+      const ctx = Context.current();
+      let next = 0;
+      const lane = async (): Promise<void> => {
+        while (next < waits.length) {
+          const w = waits[next++]!;
+          try {
+            await temporal.workflow.getHandle(w.workflowId).signal(rewatchSignal, { watchId: w.watchId });
+          } catch (err) {
+            if (!(err instanceof WorkflowNotFoundError)) throw err;
+          }
+          ctx.heartbeat();
+        }
+      };
+      await Promise.all(Array.from({ length: 16 }, lane));
+    },
+  };
+}

@@ -1,0 +1,87 @@
+// The shared watch: an approval round of an agent that streams but does not push parks on a stream
+// the worker holds under one heartbeat; a worker that dies hands all of its parked waits over.
+import { WatchHubWorkflow } from '../workflows/watch-hub/workflow';
+import { parkedWaitsQuery } from '../workflows/watch-hub/messages';
+import { startDeployer, type AgentHandle } from './agents';
+import { startChildWorker, uniqueQueue } from './harness/planner';
+import { itReplaysItsHistories, plannerSuite } from './support/suite';
+import { startAlertSink } from './support/alert-sink';
+import { DEPLOY, start, waitForStatus, type TaskHandle } from './support/delegated';
+import { eventually } from './support/wait';
+
+let deployer: AgentHandle;
+const suite = plannerSuite('shared-watch', async () => {
+  deployer = await startDeployer();
+  return {};
+});
+afterAll(() => deployer?.close());
+
+/** A first lease of 500 ms, then parked; a backstop far beyond the test: whatever notices the approval, it is not a GetTask poll. */
+const noBackstop = { watch: { pushBackstop: '1h', inputPollMax: '1h', firstLease: '500ms' } } as const;
+const held = async (h: TaskHandle): Promise<number> => (await h.describe()).raw.pendingActivities?.length ?? 0;
+const activities = async (h: TaskHandle): Promise<string[]> =>
+  ((await h.fetchHistory()).events ?? []).flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType?.name ?? ''] : []));
+const subscriptions = (agent: AgentHandle, taskId: string) => agent.log.subscriptions.filter((s) => s.taskId === taskId && s.firstFrameAt);
+
+it('parks an approval round on the worker’s shared watch after its first lease: subscribed, alerted once, nothing held, the approval ends it', async () => {
+  const handle = await suite.start({ agent: { name: 'deployer', url: deployer.baseUrl }, message: { text: DEPLOY }, policies: noBackstop });
+  const s = await waitForStatus(handle, (x) => x.waitingOn === 'operator', 'AUTH_REQUIRED');
+  await eventually(() => suite.sink.forWorkflow(handle.workflowId)[0], 'the auth alert');
+  await eventually(async () => (await held(handle)) === 0 || undefined, 'no activity held while parked on the shared watch');
+  // Subscribe first, alert second: the shared stream's first frame came before the alert.
+  const [sub] = subscriptions(deployer, s.taskId!);
+  expect(sub!.firstFrameAt!).toBeLessThanOrEqual(suite.sink.forWorkflow(handle.workflowId)[0]!.at);
+  expect(await activities(handle)).not.toContain('getRemoteTask'); // no backstop poll ran
+
+  await deployer.approve(s.taskId!);
+  expect((await handle.result()).state).toBe('TASK_STATE_COMPLETED');
+  expect(suite.sink.forWorkflow(handle.workflowId)).toHaveLength(1);
+});
+
+describe('a worker killed while it holds parked waits', () => {
+  const queue = uniqueQueue('shared-watch-kill');
+
+  it('hands every parked wait to another worker, which subscribes again and sees the approvals, with one alert and one message each', async () => {
+    const agent = await startDeployer();
+    const sink = await startAlertSink();
+    const env = { PLANNER_ALERT_SINKS: 'webhook', PLANNER_ALERT_WEBHOOK_URL: sink.url };
+    let worker = await startChildWorker(queue, env);
+    try {
+      const handles = await Promise.all([0, 1, 2].map(() => start(suite.client, queue, { agent: { name: 'deployer', url: agent.baseUrl }, message: { text: DEPLOY }, policies: noBackstop })));
+      suite.track(...handles.map((h) => h.workflowId));
+      const waits = await Promise.all(handles.map((h) => waitForStatus(h, (x) => x.waitingOn === 'operator', 'AUTH_REQUIRED')));
+      for (const h of handles) await eventually(async () => (await held(h)) === 0 || undefined, `${h.workflowId} parked`);
+      const hubs = await list(`WorkflowType = 'WatchHubWorkflow' AND ExecutionStatus = 'Running' AND TaskQueue = '${queue}'`);
+      expect(hubs).toHaveLength(1);
+      const hub = suite.client.workflow.getHandle<typeof WatchHubWorkflow>(hubs[0]!);
+      expect(await hub.query(parkedWaitsQuery)).toBe(3);
+
+      await worker.kill('SIGKILL');
+      worker = await startChildWorker(queue, env);
+      // The dead worker's hold times out, its hub hands the waits over, the new worker subscribes again.
+      for (const w of waits) await eventually(() => subscriptions(agent, w.taskId!).length >= 2 || undefined, `a second subscription to ${w.taskId}`, 60_000);
+      await hub.result();
+      for (const h of handles) await eventually(async () => (await held(h)) === 0 || undefined, `${h.workflowId} parked again`);
+      for (const w of waits) await agent.approve(w.taskId!);
+      for (const h of handles) expect((await h.result()).state).toBe('TASK_STATE_COMPLETED');
+
+      for (const h of handles) {
+        expect(await activities(h)).not.toContain('getRemoteTask'); // the streams saw the approvals, not a backstop poll
+        expect(agent.log.userMessages.filter((m) => m.messageId.startsWith(`${h.workflowId}/`))).toHaveLength(1);
+        expect(new Set(sink.forWorkflow(h.workflowId).map((a) => a.idempotencyKey)).size).toBe(1);
+      }
+    } finally {
+      await worker.kill('SIGTERM');
+      await sink.close();
+      await agent.close();
+    }
+  }, 120_000);
+});
+
+async function list(query: string): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const wf of suite.client.workflow.list({ query })) ids.push(wf.workflowId);
+  return ids;
+}
+
+itReplaysItsHistories(suite);
