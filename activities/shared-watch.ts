@@ -9,21 +9,15 @@ import { Context, log } from '@temporalio/activity';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { msToNumber } from '@temporalio/common/lib/time';
 import { A2AError, type A2AClient } from '../a2a';
-import type { AgentRef, WatchPolicy } from '../workflows/delegated-task/input';
 import { observeSignal, type Observation } from '../workflows/delegated-task/messages';
-import { RemoteTask, artifactKey, type RemoteTaskSnapshot } from '../workflows/delegated-task/remote-task';
+import { RemoteTask, artifactKey } from '../workflows/delegated-task/remote-task';
 import { hubChangesSignal, rewatchSignal, type HubChanges, type ParkedWait, type WatchHubInput } from '../workflows/watch-hub/messages';
 import type { AgentDirectory } from './agents';
 import { isTimeout } from './failures';
 import { observeFrame, observeTask } from './observe';
 
-export interface ParkRequest extends ParkedWait {
-  agent: AgentRef;
-  taskId: string;
-  /** What the lease knows of the task (the workflow's view); the shared watch reports what differs. */
-  known: RemoteTaskSnapshot;
-  policy: WatchPolicy;
-}
+/** What the lease knows of the task (the workflow's view, `known`): the shared watch reports what differs. */
+export type ParkRequest = ParkedWait;
 
 export interface Parking {
   /** The stream's first frame: the lease's first look at the task. */
@@ -47,6 +41,14 @@ export interface SharedWatchOptions {
 const FIRST_FRAME_MS = 10_000;
 /** Registrations that arrive within this long travel in one signal. */
 const BATCH_MS = 50;
+/** Streams a hand-over opens at once. */
+const ADOPT_LANES = 64;
+
+/** What the register keeps of a parked wait: the status it was parked in, not its artifacts. */
+function registered(req: ParkRequest): ParkedWait {
+  const { idleTimeout, pollMax } = req.policy;
+  return { ...req, known: { ...req.known, artifacts: [] }, policy: { idleTimeout, pollMax } };
+}
 
 export class SharedWatch {
   private readonly streams = new Map<string, ParkedStream>();
@@ -79,13 +81,47 @@ export class SharedWatch {
       return { first, parked: false };
     }
     try {
-      await this.record({ parked: [{ workflowId: req.workflowId, watchId: req.watchId }], ended: [] });
+      await this.record({ parked: [registered(req)], ended: [] });
       return { first, parked: true };
     } catch (err) {
       log.warn('the watch hub did not take a parked wait; its lease keeps watching', { workflowId: req.workflowId, error: String(err) });
       this.forget(stream);
       return { first, parked: false };
     }
+  }
+
+  /**
+   * Takes over the waits of a dead worker's hub: a stream each, registered with this worker's hub;
+   * a task that moved meanwhile is told to its workflow at once. Returns the waits it could not
+   * take (no room, no first frame): those lease a watch again.
+   */
+  async adopt(waits: ParkedWait[], progress: () => void): Promise<ParkedWait[]> {
+    const refused: ParkedWait[] = [];
+    let next = 0;
+    const lane = async (): Promise<void> => {
+      while (next < waits.length) {
+        const w = waits[next++]!;
+        progress();
+        if (this.closed || this.streams.size >= this.options.max) {
+          refused.push(w);
+          continue;
+        }
+        try {
+          this.streams.get(w.workflowId)?.stop();
+          const stream = new ParkedStream(w, await this.agents.client(w.agent), this, true);
+          this.streams.set(w.workflowId, stream);
+          if (!(await stream.start())) {
+            this.forget(stream);
+            refused.push(w);
+          } else if (!stream.moved) await this.record({ parked: [w], ended: [] });
+        } catch (err) {
+          log.warn('could not adopt a parked wait; it leases a watch again', { workflowId: w.workflowId, error: String(err) });
+          refused.push(w);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: ADOPT_LANES }, lane));
+    return refused;
   }
 
   /** A stream that cannot go on (GetTask failed, the agent is down, the task is lost): its wait leases a watch again, which knows how to report that. */
@@ -172,6 +208,8 @@ class ParkedStream {
     readonly req: ParkRequest,
     private readonly client: A2AClient,
     private readonly hub: SharedWatch,
+    /** Taken over from a dead worker: no lease looks at the first frame, so a move is told here. */
+    private readonly adopted = false,
   ) {
     this.view = RemoteTask.from(req.known);
     this.rounds = req.known.authEntries;
@@ -212,12 +250,14 @@ class ParkedStream {
           const o = observeFrame(frame, 'stream');
           if (!o) continue;
           if (!started) {
-            // The first frame is the lease's look: it decides (and alerts) with it, so nothing is told here.
+            // The first frame is the lease's look: it decides (and alerts) with it, so nothing is
+            // told here, unless the stream was adopted and the task moved while nobody watched.
             started = true;
             this.view.apply(o);
-            this.reportedKey = this.key();
             this.moved = this.hasMoved();
             first({ ...this.view.observation('stream'), watchId: this.req.watchId, first: true });
+            if (this.adopted && this.moved) return void (await this.report());
+            this.reportedKey = this.key();
             if (this.moved) return;
             continue;
           }
@@ -244,13 +284,15 @@ class ParkedStream {
   /** Merges one observation and tells the workflow of a change; true when the stream is done. */
   private async see(o: Observation): Promise<boolean> {
     this.view.apply(o);
-    const key = this.key();
-    if (key !== this.reportedKey) {
-      this.reportedKey = key;
-      const told = await this.hub.tell(this.req.workflowId, { ...this.view.observation('stream'), watchId: this.req.watchId }, () => this.abort.signal.aborted);
-      if (!told) return this.end();
-    }
+    if (this.key() !== this.reportedKey) return this.report();
     return this.hasMoved() ? this.end() : false;
+  }
+
+  /** Tells the workflow what the stream sees; true when the stream is done (moved, or nobody to tell). */
+  private async report(): Promise<boolean> {
+    this.reportedKey = this.key();
+    const told = await this.hub.tell(this.req.workflowId, { ...this.view.observation('stream'), watchId: this.req.watchId }, () => this.abort.signal.aborted);
+    return !told || this.hasMoved() ? this.end() : false;
   }
 
   private end(): true {
@@ -295,13 +337,17 @@ export function createWatchHubActivities(temporal: Client, shared: SharedWatch |
       }
       return 'lease';
     },
-    /** Tells each wait a dead hub held to lease a watch again. A retry tells them all again: a wait that moved on ignores it. */
+    /**
+     * Takes a dead hub's waits into this worker's shared watch, and tells those it cannot take to
+     * lease a watch again. A retry adopts them all again: a wait adopted twice keeps one stream.
+     */
     async handOverWatches({ waits }: { hubId: string; waits: ParkedWait[] }): Promise<void> {
       const ctx = Context.current();
+      const refused = shared ? await shared.adopt(waits, () => ctx.heartbeat()) : waits;
       let next = 0;
       const lane = async (): Promise<void> => {
-        while (next < waits.length) {
-          const w = waits[next++]!;
+        while (next < refused.length) {
+          const w = refused[next++]!;
           try {
             await temporal.workflow.getHandle(w.workflowId).signal(rewatchSignal, { watchId: w.watchId });
           } catch (err) {

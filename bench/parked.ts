@@ -11,6 +11,16 @@ import { startCodeReviewer, startDeployer } from '../demo/agents';
 import { DIFF } from './lib/baseline';
 import { diff, frontendRequests, rssMiB, scrape, startWorker, sum, type BenchEnv, type BenchWorker } from './lib/env';
 import { pool, size, sleep, until, type Record } from './lib/runner';
+import { parkedWaitsQuery } from '../workflows/watch-hub/messages';
+
+/** The waits the running watch hubs of this queue hold (their register). */
+async function parkedOnHubs(env: BenchEnv, taskQueue: string): Promise<number> {
+  let total = 0;
+  for await (const wf of env.client.workflow.list({ query: `WorkflowType = 'WatchHubWorkflow' AND ExecutionStatus = 'Running' AND TaskQueue = '${taskQueue}'` })) {
+    total += await env.client.workflow.getHandle(wf.workflowId).query(parkedWaitsQuery);
+  }
+  return total;
+}
 
 export interface MemorySample {
   s: number;
@@ -28,6 +38,8 @@ export async function runParked(env: BenchEnv, record: Record, taskQueue: string
   const startsInFlight = 20;
   const reviewer = await startCodeReviewer();
   const push = process.env.BENCH_PARKED_PUSH === '1';
+  // The first lease stands for its 5 min default: after it, an approval round parks on the shared watch.
+  const firstLease = `${Number(process.env.BENCH_PARKED_FIRST_LEASE_S ?? 5)}s`;
   const deployer = await startDeployer({ pushNotifications: push });
   const planId = `parked-${Date.now()}`;
   const alerted = (): number => env.bot.alerts.filter((a) => a.planId === planId).length;
@@ -47,10 +59,12 @@ export async function runParked(env: BenchEnv, record: Record, taskQueue: string
     const handles = await pool(Array.from({ length: n }, (_, i) => i), startsInFlight, (i) => {
       const input = i % 2 === 0
         ? { agent: { name: 'code-reviewer', url: reviewer.baseUrl }, message: { text: DIFF }, planId }
-        : { agent: { name: 'deployer', url: deployer.baseUrl }, message: { text: `Deploy build 2026.10.06-${i} to staging` }, planId };
+        : { agent: { name: 'deployer', url: deployer.baseUrl }, message: { text: `Deploy build 2026.10.06-${i} to staging` }, planId, policies: { watch: { firstLease } } };
       return startDelegatedTask(env.client, input, { taskQueue, workflowId: `${planId}-${i}` });
     });
     await until(`${n} parked tasks`, () => alerted() >= n, Math.max(180_000, n * 300), 200);
+    // Streaming approvals park on the shared watch when their first lease ends.
+    if (!push) await until(`${n / 2} approvals parked on the shared watch`, async () => (await parkedOnHubs(env, taskQueue)) >= n / 2, Math.max(180_000, n * 100), 1000);
     const parkS = (Date.now() - t0) / 1000;
     phase = 'parked';
 
@@ -65,14 +79,18 @@ export async function runParked(env: BenchEnv, record: Record, taskQueue: string
 
     // SIGKILL the worker holding the shared watch; a new one takes every parked approval over.
     let handOverS: number | undefined;
+    let handOverNote = '';
     if (!push) {
       const approvals = new Set(env.bot.alerts.filter((a) => a.planId === planId && a.kind === 'auth').map((a) => a.taskId));
       const killedAt = Date.now();
       worker.child.kill('SIGKILL');
       worker = await startWorker(env, taskQueue);
-      const watched = (): number => new Set(deployer.log.subscriptions.filter((x) => x.at > killedAt && x.firstFrameAt && approvals.has(x.taskId)).map((x) => x.taskId)).size;
-      await until(`${approvals.size} approvals subscribed to again`, () => watched() >= approvals.size, Math.max(120_000, n * 60), 100);
+      const readyS = (Date.now() - killedAt) / 1000;
+      const again = () => deployer.log.subscriptions.filter((x) => x.at > killedAt && x.firstFrameAt && approvals.has(x.taskId));
+      await until(`${approvals.size} approvals subscribed to again`, () => new Set(again().map((x) => x.taskId)).size >= approvals.size, Math.max(120_000, n * 60), 100);
       handOverS = (Date.now() - killedAt) / 1000;
+      const firstS = (Math.min(...again().map((x) => x.at)) - killedAt) / 1000;
+      handOverNote = `new worker running after ${readyS.toFixed(1)} s; first wait subscribed again after ${firstS.toFixed(1)} s; hold heartbeat timeout ${process.env.PLANNER_SHARED_WATCH_HEARTBEAT ?? '8s'}`;
     }
 
     // Resume every one: answers through the client library, approvals by POST.
@@ -100,7 +118,7 @@ export async function runParked(env: BenchEnv, record: Record, taskQueue: string
     record.add({ section: '3 parked', metric: 'heartbeats while parked', unit: 'req/s', planner: perS('RecordActivityTaskHeartbeat'), note: `${((perS('RecordActivityTaskHeartbeat') / (n / 2)) * 60).toFixed(1)} per approval wait per min` });
     record.add({ section: '3 parked', metric: 'polls completed while parked (an idle long poll lasts about a minute)', unit: 'req/s', planner: polls });
     record.add({ section: '3 parked', metric: `all server requests while parked${kind}`, unit: 'req/s', planner: sum(load) / heldS, goal: '≤ 1 req/s per 10,000 parked', met: sum(load) / heldS <= n / 10_000 });
-    if (handOverS !== undefined) record.add({ section: '3 parked', metric: `worker SIGKILLed while ${n / 2} approvals were parked on its shared watch: until every one is subscribed to again (new worker's start included)`, unit: 's', planner: handOverS, goal: '≤ 10 s', met: handOverS <= 10 });
+    if (handOverS !== undefined) record.add({ section: '3 parked', metric: `worker SIGKILLed while ${n / 2} approvals were parked on its shared watch: until every one is subscribed to again (new worker's start included)`, unit: 's', planner: handOverS, goal: '≤ 10 s', met: handOverS <= 10, note: handOverNote });
     record.add({ section: '3 parked', metric: `time to resume all ${n}`, unit: 's', planner: resumeS, note: `${completed}/${n} completed` });
     record.data.parked = { n, parkS, holdS: heldS, load, before, parkedRss, handOverS, resumeS, completed, samples };
     if (completed !== n) throw new Error(`parked: only ${completed} of ${n} completed`);

@@ -80,6 +80,13 @@ const ConfigSchema = z.object({
   PLANNER_SHARED_WATCH: z.enum(['on', 'off']).default('on'),
   /** How long the shared watch may go without a heartbeat before its waits are handed to another worker. */
   PLANNER_SHARED_WATCH_HEARTBEAT: duration.default('8s'),
+  /**
+   * How long a cached workflow's next task waits for this worker before any worker takes it (the
+   * SDK's stickyQueueScheduleToStartTimeout): after a SIGKILL, every workflow the dead worker had
+   * cached waits this long first, the hand-over of its parked waits included. Half the SDK's 10 s:
+   * a task that misses it is replayed elsewhere, and these histories are short.
+   */
+  PLANNER_STICKY_TIMEOUT: duration.default('5s'),
   PLANNER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).default(500),
   /** Pollers on the watch queue: few, since a watch holds its slot for as long as the wait lasts. */
   PLANNER_WATCH_POLLERS: z.coerce.number().int().min(1).default(4),

@@ -1,5 +1,6 @@
 // The shared watch: an approval round of an agent that streams but does not push parks on a stream
-// the worker holds under one heartbeat; a worker that dies hands all of its parked waits over.
+// the worker holds under one heartbeat; a worker that dies hands all of its parked waits over to
+// another worker's shared watch, without a workflow task per wait.
 import { WatchHubWorkflow } from '../workflows/watch-hub/workflow';
 import { parkedWaitsQuery } from '../workflows/watch-hub/messages';
 import { startDeployer, type AgentHandle } from './agents';
@@ -41,7 +42,7 @@ it('parks an approval round on the worker’s shared watch after its first lease
 describe('a worker killed while it holds parked waits', () => {
   const queue = uniqueQueue('shared-watch-kill');
 
-  it('hands every parked wait to another worker, which subscribes again and sees the approvals, with one alert and one message each', async () => {
+  it('hands every parked wait to another worker, whose shared watch adopts and subscribes to each and sees the approvals, with one alert and one message each', async () => {
     const agent = await startDeployer();
     const sink = await startAlertSink();
     const env = { PLANNER_ALERT_SINKS: 'webhook', PLANNER_ALERT_WEBHOOK_URL: sink.url };
@@ -61,7 +62,9 @@ describe('a worker killed while it holds parked waits', () => {
       // The dead worker's hold times out, its hub hands the waits over, the new worker subscribes again.
       for (const w of waits) await eventually(() => subscriptions(agent, w.taskId!).length >= 2 || undefined, `a second subscription to ${w.taskId}`, 60_000);
       await hub.result();
-      for (const h of handles) await eventually(async () => (await held(h)) === 0 || undefined, `${h.workflowId} parked again`);
+      // Adopted by the new worker's shared watch: no workflow leased a watch again.
+      for (const h of handles) expect((await activities(h)).filter((a) => a === 'watchRemoteTask')).toHaveLength(1);
+      for (const h of handles) expect(await held(h)).toBe(0);
       for (const w of waits) await agent.approve(w.taskId!);
       for (const h of handles) expect((await h.result()).state).toBe('TASK_STATE_COMPLETED');
 

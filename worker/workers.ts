@@ -81,6 +81,7 @@ export async function createPlannerWorkers(config: PlannerConfig, logger: Logger
     interceptors: tracingWorkerInterceptors(tracing),
     sinks: tracingSinks(tracing),
     maxCachedWorkflows: config.PLANNER_MAX_CACHED_WORKFLOWS,
+    stickyQueueScheduleToStartTimeout: config.PLANNER_STICKY_TIMEOUT as Duration,
     maxConcurrentWorkflowTaskExecutions: config.PLANNER_WORKFLOW_SLOTS,
     maxConcurrentActivityTaskExecutions: config.PLANNER_ACTIVITY_SLOTS,
     maxConcurrentWorkflowTaskPolls: Math.min(config.PLANNER_WORKFLOW_POLLERS, config.PLANNER_WORKFLOW_SLOTS),

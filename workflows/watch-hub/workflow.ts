@@ -1,12 +1,13 @@
 // WatchHubWorkflow: stands for one worker's shared watch (activities/shared-watch.ts), which holds
 // the streams of every approval round parked on that worker. Its hold activity runs on the
 // worker's own queue and heartbeats once for all of them; the register of parked waits lives
-// here. When the hold fails (the worker was killed, or shut down), every parked wait is told to
-// lease a watch again, and a live worker's hub takes it: one heartbeat per worker, not per wait,
-// and a crash hands all of a worker's waits over at once.
+// here. When the hold fails (the worker was killed, or shut down), one hand-over activity on a live
+// worker adopts every parked wait into that worker's shared watch (a new stream each, no workflow
+// task), and tells any it cannot adopt to lease a watch again: one heartbeat per worker, not per
+// wait, and a crash hands all of a worker's waits over at once.
 import { allHandlersFinished, condition, continueAsNew, log, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { PlannerActivities } from '../../activities';
-import { hubChangesSignal, parkedWaitsQuery, type ParkedWait, type WatchHubInput } from './messages';
+import { hubChangesSignal, parkedWaitsQuery, type ParkedWait, type WaitRef, type WatchHubInput } from './messages';
 
 /** A hold returns after this long (new activity code takes effect), or once the worker holds no stream. */
 const HOLD_MS = 60 * 60_000;
@@ -14,11 +15,12 @@ const HOLD_MS = 60 * 60_000;
 const HISTORY_BOUND = 5_000;
 
 export async function WatchHubWorkflow(input: WatchHubInput): Promise<void> {
-  const parked = new Map<string, string>((input.parked ?? []).map((w) => [w.workflowId, w.watchId]));
+  const parked = new Map<string, ParkedWait>((input.parked ?? []).map((w) => [w.workflowId, w]));
+  // An ended wait is forgotten only if it is still the one parked (a newer lease may have replaced it).
+  const forget = (w: WaitRef): void => void (parked.get(w.workflowId)?.watchId === w.watchId && parked.delete(w.workflowId));
   setHandler(hubChangesSignal, ({ parked: added, ended }) => {
-    // An ended wait is forgotten only if it is still the one parked (a newer lease may have replaced it).
-    for (const w of ended) if (parked.get(w.workflowId) === w.watchId) parked.delete(w.workflowId);
-    for (const w of added) parked.set(w.workflowId, w.watchId);
+    ended.forEach(forget);
+    for (const w of added) parked.set(w.workflowId, w);
   });
   setHandler(parkedWaitsQuery, () => parked.size);
 
@@ -38,7 +40,7 @@ export async function WatchHubWorkflow(input: WatchHubInput): Promise<void> {
   const handOver = async (): Promise<void> => {
     const handed = waits(parked);
     await handOverWatches({ hubId: input.hubId, waits: handed });
-    for (const w of handed) if (parked.get(w.workflowId) === w.watchId) parked.delete(w.workflowId);
+    handed.forEach(forget);
   };
   // Started with the first wait's signal, which may be delivered after this line first runs.
   if (parked.size === 0) await condition(() => parked.size > 0, '1 minute');
@@ -63,6 +65,6 @@ export async function WatchHubWorkflow(input: WatchHubInput): Promise<void> {
   await condition(allHandlersFinished);
 }
 
-function waits(parked: Map<string, string>): ParkedWait[] {
-  return [...parked].map(([workflowId, watchId]) => ({ workflowId, watchId }));
+function waits(parked: Map<string, ParkedWait>): ParkedWait[] {
+  return [...parked.values()];
 }
