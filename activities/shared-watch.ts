@@ -72,9 +72,7 @@ export class SharedWatch {
   /** Subscribes, waits for the first frame, and parks the wait unless the task has moved already. */
   async park(req: ParkRequest, client: A2AClient): Promise<Parking> {
     if (this.closed || this.streams.size >= this.options.max) return { parked: false };
-    this.streams.get(req.workflowId)?.stop();
-    const stream = new ParkedStream(req, client, this);
-    this.streams.set(req.workflowId, stream);
+    const stream = this.open(req, client, false);
     const first = await stream.start();
     if (!first || stream.moved) {
       this.forget(stream);
@@ -107,9 +105,7 @@ export class SharedWatch {
           continue;
         }
         try {
-          this.streams.get(w.workflowId)?.stop();
-          const stream = new ParkedStream(w, await this.agents.client(w.agent), this, true);
-          this.streams.set(w.workflowId, stream);
+          const stream = this.open(w, await this.agents.client(w.agent), true);
           if (!(await stream.start())) {
             this.forget(stream);
             refused.push(w);
@@ -147,6 +143,14 @@ export class SharedWatch {
     this.closed = true;
     for (const s of this.streams.values()) s.stop();
     this.streams.clear();
+  }
+
+  /** The wait's stream, replacing one this worker already holds for the same workflow (an older lease's). */
+  private open(req: ParkRequest, client: A2AClient, adopted: boolean): ParkedStream {
+    this.streams.get(req.workflowId)?.stop();
+    const stream = new ParkedStream(req, client, this, adopted);
+    this.streams.set(req.workflowId, stream);
+    return stream;
   }
 
   private forget(stream: ParkedStream): boolean {
