@@ -32,7 +32,7 @@ async function scheduledToStarted(client: Client, workflowId: string): Promise<n
   return gaps;
 }
 
-async function measure(name: string, tuning: Readonly<Record<string, number | string>>): Promise<void> {
+async function measure(name: string, tuning: Readonly<Record<string, number | string | boolean>>): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-dispatch-'));
   const server = await startDevServer({ dbFile: join(dir, 'temporal.sqlite'), uiPort: false, dispatchTuning: tuning });
   try {

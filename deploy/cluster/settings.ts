@@ -44,6 +44,9 @@ export const DYNAMIC_CONFIG: Readonly<Record<string, unknown>> = {
   'frontend.enableUpdateWorkflowExecutionAsyncAccepted': true,
   // A new search attribute is visible to the next request, not after a cache refresh.
   'system.forceSearchAttributesCacheRefreshOnRead': true,
+  // The activity a workflow task schedules comes back in that task's reply to the worker that asked
+  // (eager dispatch): no matching round trip. Off by default in 1.29.1; as on the dev server.
+  'system.enableActivityEagerExecution': true,
 };
 
 /** Ports of one local cluster; all on loopback, none of them the dev server's 7233/8233. */
