@@ -6,6 +6,7 @@
 // Every call runs under the heartbeat, with its own deadline inside the activity's budget, and
 // every failure names the agent, the call and the cause (the a2a errors' messages do).
 import { Context, log } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
 import {
   A2AError,
@@ -56,6 +57,16 @@ export interface SendInput {
   resolution?: 'resend' | { adoptTaskId: string };
   /** The first message: alert a person when it goes unanswered this long. */
   unanswered?: UnansweredAlert;
+  /**
+   * A local first attempt (workflows/delegated-task/local-first.ts) that failed once the message
+   * may have been on the wire: reconcile before sending, as a retry does (a local attempt leaves
+   * no heartbeat and no attempt count behind).
+   */
+  mayHaveSent?: boolean;
+  /** Run as a local activity: return within this long, with the task as it stands (see `deferred`). */
+  holdMs?: number;
+  /** The task a local attempt learned before it failed: reconcile on it (GetTask), as on a heartbeated id. */
+  known?: { taskId: string; contextId?: string };
 }
 
 export interface SendOutcome {
@@ -67,6 +78,10 @@ export interface SendOutcome {
   reconciled?: boolean;
   /** Nothing could tell whether an earlier attempt reached the agent; nothing was sent. */
   unresolved?: { reason: string };
+  /** A local attempt sent nothing and leaves the send to the activity (a blocking call, or one that failed before the wire). */
+  deferred?: true;
+  /** A local attempt failed, retryably, after the agent named its task: the activity takes over from that id. */
+  handOver?: { taskId: string; contextId?: string };
 }
 
 /** What an attempt heartbeats, and so what the next attempt finds in `info.heartbeatDetails`. */
@@ -87,7 +102,9 @@ export function createSendMessage(agents: AgentDirectory, alertOperator: (alert:
     const ctx = Context.current();
     // Heartbeat from the very start: the card fetch and the reconcile calls may be slow too.
     const attempt = new Attempt(ctx, input.agent.name, callTimeoutMs(input.agent));
-    const disarm = armUnansweredAlert(ctx, input.unanswered, () => attempt.progress.taskId !== undefined, alertOperator);
+    if (input.known && attempt.progress.taskId === undefined) Object.assign(attempt.progress, input.known);
+    // A local attempt holds only briefly; the activity that follows it tells of an unanswered message.
+    const disarm = ctx.info.isLocal ? () => undefined : armUnansweredAlert(ctx, input.unanswered, () => attempt.progress.taskId !== undefined, alertOperator);
     try {
       return await withTypedFailures(async () => {
         const client = await agents.client(input.agent);
@@ -103,6 +120,18 @@ export function createSendMessage(agents: AgentDirectory, alertOperator: (alert:
     } catch (err) {
       // A cancelled activity reports its cancellation, not the aborted call it was in.
       if (ctx.cancellationSignal.aborted && ctx.cancellationSignal.reason) throw ctx.cancellationSignal.reason;
+      // A local first send that failed before the wire sent nothing: the activity's first attempt
+      // sends. A local answer whose look failed cannot say what an earlier one did: it fails, and
+      // the activity reconciles.
+      if (ctx.info.isLocal && !attempt.onWire && !input.taskId) {
+        log.info('local send failed before the wire; the activity sends', { messageId: input.messageId, error: String(err) });
+        return { deferred: true };
+      }
+      const { taskId, contextId } = attempt.progress;
+      if (ctx.info.isLocal && taskId !== undefined && !(err instanceof ApplicationFailure && err.nonRetryable)) {
+        log.info('local send failed after the agent named its task; the activity takes over', { messageId: input.messageId, taskId, error: String(err) });
+        return { handOver: { taskId, ...(contextId !== undefined ? { contextId } : {}) } };
+      }
       throw err;
     } finally {
       disarm();
@@ -137,8 +166,12 @@ class Attempt {
     this.ticker = setInterval(() => this.beat(), every);
   }
 
+  /** The message may have reached the agent (a local attempt that fails from here on cannot say it sent nothing). */
+  onWire = false;
+
   private beat(): void {
-    this.ctx.heartbeat({ ...this.progress });
+    // A local activity has no heartbeat: its workflow task is what a crash times out.
+    if (!this.ctx.info.isLocal) this.ctx.heartbeat({ ...this.progress });
   }
 
   /** The task id is known: heartbeat it now, so that even a crash a moment later keeps it. */
@@ -182,8 +215,18 @@ class Attempt {
 async function run(client: A2AClient, input: SendInput, a: Attempt): Promise<SendOutcome> {
   const { resolution } = input;
   if (typeof resolution === 'object') return adopt(client, input, a, resolution.adoptTaskId);
+  const local = a.ctx.info.isLocal;
+  const streams = !input.taskId && client.card.capabilities.streaming === true;
+  // A blocking first send lasts the agent's whole work: too long to hold a workflow task open.
+  if (local && !input.taskId && !streams) return { deferred: true };
   const resend = resolution === 'resend' && a.ctx.info.attempt === 1 && a.progress.taskId === undefined;
-  if (!resend && (a.ctx.info.attempt > 1 || a.progress.taskId !== undefined)) {
+  // A local answer always looks first: a crash in its workflow task runs it again, unnumbered.
+  if (local && input.taskId) {
+    const seen = await localLook(client, input, a);
+    if (seen) return seen;
+  }
+  const retried = a.ctx.info.attempt > 1 || a.progress.taskId !== undefined || input.mayHaveSent === true;
+  if (!resend && retried) {
     const r = input.taskId ? await reconcileAnswer(client, input, a) : await reconcileFirst(client, input, a);
     if (r.kind === 'found') {
       log.info('earlier attempt reached the agent; not sending again', { messageId: input.messageId, taskId: r.task.id });
@@ -194,12 +237,16 @@ async function run(client: A2AClient, input: SendInput, a: Attempt): Promise<Sen
       return { unresolved: { reason: r.reason } };
     }
   }
-  if (!input.taskId && client.card.capabilities.streaming === true) {
+  if (streams) {
     const streamed = await sendStreaming(client, input, a);
     if (streamed !== 'refused') return streamed;
+    if (local) return { deferred: true };
   }
   return sendBlocking(client, input, a);
 }
+
+/** How long a call may hold: its own timeout, and a local attempt's hold. */
+const holdOf = (input: SendInput, a: Attempt): number => Math.min(input.timeoutMs, a.ctx.info.isLocal && input.holdMs !== undefined ? input.holdMs : Infinity);
 
 // --- Sending ----------------------------------------------------------------------------------
 
@@ -219,7 +266,8 @@ function toMessage(input: SendInput): Message {
 
 async function sendBlocking(client: A2AClient, input: SendInput, a: Attempt): Promise<SendOutcome> {
   try {
-    const reply = await a.call('SendMessage', input.timeoutMs, client, (o) =>
+    a.onWire = true;
+    const reply = await a.call('SendMessage', holdOf(input, a), client, (o) =>
       client.sendMessage({ message: toMessage(input), configuration: { historyLength: 0 } }, o),
     );
     return outcome(reply, input, client);
@@ -250,7 +298,8 @@ const stops = (s: TaskState): boolean => isTerminal(s) || isInterrupted(s);
  */
 async function sendStreaming(client: A2AClient, input: SendInput, a: Attempt): Promise<SendOutcome | 'refused'> {
   const op = 'SendStreamingMessage';
-  const timeoutMs = a.timeFor(op, input.timeoutMs, client.url);
+  const timeoutMs = a.timeFor(op, holdOf(input, a), client.url);
+  const holding = timeoutMs < input.timeoutMs;
   const abort = new AbortController();
   const onCancel = (): void => abort.abort();
   a.ctx.cancellationSignal.addEventListener('abort', onCancel, { once: true });
@@ -264,6 +313,7 @@ async function sendStreaming(client: A2AClient, input: SendInput, a: Attempt): P
   const view = new RemoteTask();
   let frames = 0;
   try {
+    a.onWire = true;
     const stream = client.sendStreamingMessage({ message: toMessage(input), configuration: { historyLength: 0 } }, { signal: abort.signal });
     for await (const frame of stream) {
       frames++;
@@ -284,6 +334,8 @@ async function sendStreaming(client: A2AClient, input: SendInput, a: Attempt): P
       ? new TimeoutError(`${callPrefix(call)}the task neither stopped nor ended within ${timeoutMs} ms`, 'call', callDetails(call))
       : err;
     if (frames === 0 && (err instanceof UnsupportedOperationError || err instanceof MethodNotFoundError)) return 'refused';
+    // A local attempt's hold is over and the task is known: the workflow watches it from here.
+    if (timedOut && holding && view.taskId !== undefined) return { observation: view.observation('send') };
     if (a.progress.taskId) return afterBrokenStream(client, a, a.progress.taskId, cause);
     throw cause;
   } finally {
@@ -324,6 +376,19 @@ const refusal = (err: unknown): err is A2AError => err instanceof A2AError && !e
 const undecided = (input: SendInput, why: string): string =>
   `cannot tell whether agent ${input.agent.name} received message ${input.messageId}: ${why}. ` +
   'Nothing was sent again; decide: resend it, or adopt the task the agent shows for it.';
+
+/**
+ * A local answer's look, before it sends: our messageId in the task's history means an earlier
+ * local attempt (a crashed workflow task) delivered it. An agent that shows no history cannot
+ * tell, so the answer is left to the activity (`deferred`), which sends as a first attempt does:
+ * no local attempt sends to such an agent, so none can have.
+ */
+async function localLook(client: A2AClient, input: SendInput, a: Attempt): Promise<SendOutcome | undefined> {
+  const task = await a.call('GetTask', a.lookupMs, client, (o) => client.getTask({ id: input.taskId! }, o));
+  if (hasMessage(task, input.messageId)) return { observation: observeTask(task, 'get'), reconciled: true };
+  if (!task.history?.length) return { deferred: true };
+  return undefined;
+}
 
 /** An answer on a known task: GetTask tells whether it arrived (our messageId) or the task moved on. */
 async function reconcileAnswer(client: A2AClient, input: SendInput, a: Attempt): Promise<Reconciled> {

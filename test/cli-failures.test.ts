@@ -89,11 +89,12 @@ describe('a task that ends while an answer is on its way', () => {
     expect(started).toMatchObject({ code: 0, stdout: `${id}\n` });
     await waitForStatus(client.workflow.getHandle(id) as TaskHandle, (s) => s.waitingOn === 'human', 'the question');
 
-    // The answer is accepted, then the agent's reply to it is garbage: the workflow fails with the
-    // update still open, which Temporal reports as "completed before the Update completed".
+    // The answer is accepted, then the agent's replies are garbage (to the local send's look,
+    // GetTask, before the send): the workflow fails with the update still open, which Temporal
+    // reports as "completed before the Update completed".
     asker.setMode('invalid-json');
     const r = await planner('answer', id, 'main');
-    const why = `InvalidAgentResponseError: agent hostile-asker \\(http://127\\.0\\.0\\.1:\\d+/rest\\) SendMessage: ${NOT_JSON} \\(activity sendMessage\\)`;
+    const why = `InvalidAgentResponseError: agent hostile-asker \\(http://127\\.0\\.0\\.1:\\d+/rest\\) GetTask: ${NOT_JSON} \\(activity sendMessage\\)`;
     expectOneLineError(r, 1, new RegExp(`^planner answer: ${id} failed before the answer went through: ${why}$`, 'm'));
     expect(r.stderr).not.toContain('Workflow Update failed');
   });

@@ -2,7 +2,7 @@
 import { answerTask } from '../client/delegated-task';
 import { startCodeReviewer, startDeployer, type AgentHandle } from './agents';
 import { itReplaysItsHistories, plannerSuite } from './support/suite';
-import { DEPLOY, DIFF, eventTypes, waitForStatus } from './support/delegated';
+import { DEPLOY, DIFF, eventTypes } from './support/delegated';
 import { eventually } from './support/wait';
 
 const suite = plannerSuite('cost');
@@ -15,31 +15,51 @@ beforeAll(async () => {
 });
 afterAll(() => Promise.all([reviewer?.close(), instant?.close(), deployer?.close(), slowDeployer?.close()]));
 
-async function costOf(workflowId: string): Promise<{ events: number; types: Record<string, number> }> {
-  const history = await suite.client.workflow.getHandle(workflowId).fetchHistory();
-  return { events: history.events!.length, types: eventTypes(history) };
+interface Cost {
+  events: number;
+  types: Record<string, number>;
+  /** The event types in order, for a failure's message. */
+  list: string;
 }
+
+async function costOf(workflowId: string): Promise<Cost> {
+  const history = await suite.client.workflow.getHandle(workflowId).fetchHistory();
+  return { events: history.events!.length, types: eventTypes(history), list: history.events!.map((e) => e.eventType).join(',') };
+}
+
+/** 'within N', or the history's event types in order when over it. */
+const within = (c: Cost, budget: number): string => (c.events <= budget ? `within ${budget}` : `${c.events} events: ${c.list}`);
 
 it('an instant task, one question and one approval stay within their event budgets', async () => {
   const now = await suite.start({ agent: { name: 'code-reviewer', url: instant.baseUrl }, message: { text: DIFF } });
   expect((await now.result()).state).toBe('TASK_STATE_COMPLETED');
 
+  // No status query until the first workflow task is done: a query that arrives while a local
+  // attempt runs makes Core end that workflow task early (3 more events; docs/delegated-task.md).
   const asks = await suite.start({ agent: { name: 'code-reviewer', url: reviewer.baseUrl }, message: { text: DIFF } });
-  await waitForStatus(asks, (x) => x.waitingOn === 'human', 'the question');
+  await eventually(() => suite.sink.forWorkflow(asks.workflowId)[0], 'the question\'s alert');
+  await eventually(async () => (await asks.fetchHistory()).events!.some((e) => e.timerStartedEventAttributes), 'the question\'s poll timer');
   await answerTask(suite.client, asks.workflowId, { text: 'main' });
   await asks.result();
 
   const waits = await suite.start({ agent: { name: 'deployer', url: deployer.baseUrl }, message: { text: DEPLOY } });
-  const a = await waitForStatus(waits, (x) => x.waitingOn === 'operator', 'AUTH_REQUIRED');
-  await eventually(() => suite.sink.forWorkflow(waits.workflowId)[0], 'the auth alert');
-  await deployer.approve(a.taskId!);
+  const authAlert = await eventually(() => suite.sink.forWorkflow(waits.workflowId)[0], 'the auth alert');
+  await deployer.approve(authAlert.body.taskId);
   await waits.result();
 
   const [c1, c2, c3] = await Promise.all([costOf(now.workflowId), costOf(asks.workflowId), costOf(waits.workflowId)]);
-  // The budgets of docs/delegated-task.md ("History budget"); 2 of each are the v2 patch marker.
-  expect(c1.events).toBeLessThanOrEqual(14);
-  expect(c2.events).toBeLessThanOrEqual(34);
-  expect(c3.events).toBeLessThanOrEqual(21);
+  // The budgets of docs/delegated-task.md ("History budget"); 2 of each are the local-first patch
+  // marker. The sends and the question's alert are local first attempts: a marker each, and no
+  // workflow task after them (9 / 19 / 16).
+  expect(within(c1, 10)).toBe('within 10');
+  expect(within(c2, 20)).toBe('within 20');
+  expect(within(c3, 16)).toBe('within 16');
+  // Activities: the approval's watch only.
+  expect([c1, c2, c3].map((c) => c.types.ActivityTaskScheduled ?? 0)).toEqual([0, 0, 1]);
+  // Each message reached its agent once.
+  expect(instant.log.userMessages.filter((m) => m.messageId.startsWith(`${now.workflowId}/`))).toHaveLength(1);
+  expect(reviewer.log.userMessages.filter((m) => m.messageId.startsWith(`${asks.workflowId}/`)).map((m) => m.messageId.split('/').pop())).toEqual(['0', '1']);
+  expect(deployer.log.userMessages.filter((m) => m.messageId.startsWith(`${waits.workflowId}/`))).toHaveLength(1);
   expect(c3.types.WorkflowExecutionSignaled ?? 0).toBe(0); // approval to completion needs no signal
   for (const c of [c1, c2, c3]) expect(c.types.WorkflowTaskFailed ?? 0).toBe(0); // no signal races the watch's end
 });
@@ -48,17 +68,16 @@ it('keeps the approval round\'s watch while the agent works on after the approva
   // The deploy takes 620 ms after the approval, longer than the watch's 200 ms coalesce window: the
   // watch reports WORKING first, then COMPLETED. Restarting it there cost a watch and ~12 events.
   const waits = await suite.start({ agent: { name: 'deployer', url: slowDeployer.baseUrl }, message: { text: DEPLOY } });
-  const a = await waitForStatus(waits, (x) => x.waitingOn === 'operator', 'AUTH_REQUIRED');
-  await eventually(() => suite.sink.forWorkflow(waits.workflowId)[0], 'the auth alert');
-  await slowDeployer.approve(a.taskId!);
+  const authAlert = await eventually(() => suite.sink.forWorkflow(waits.workflowId)[0], 'the auth alert');
+  await slowDeployer.approve(authAlert.body.taskId);
   expect((await waits.result()).state).toBe('TASK_STATE_COMPLETED');
   const history = await suite.client.workflow.getHandle(waits.workflowId).fetchHistory();
   const activities = history.events!.flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType?.name] : []));
-  expect(activities).toEqual(['sendMessage', 'watchRemoteTask']);
-  // 21 as with a quick agent; + 5 for the WORKING the watch reports after its coalesce window
+  expect(activities).toEqual(['watchRemoteTask']); // the send was a local attempt
+  // 16 as with a quick agent; + 5 for the WORKING the watch reports after its coalesce window
   // (signal, workflow task, the inbox's upsert); + 2 for the patch that keeps the watch (its
-  // marker and the TemporalChangeVersion upsert Core adds to every patch). 33 with the restart.
-  expect(history.events!.length).toBeLessThanOrEqual(28);
+  // marker and the TemporalChangeVersion upsert Core adds to every patch). 25 when the watch restarted.
+  expect(within(await costOf(waits.workflowId), 23)).toBe('within 23');
 });
 
 itReplaysItsHistories(suite);

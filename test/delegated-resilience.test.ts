@@ -124,6 +124,58 @@ describe('a worker killed while waiting', () => {
   }, 120_000);
 });
 
+describe('a worker killed inside the first send, a local attempt that leaves no record', () => {
+  const queue = uniqueQueue('local-send');
+
+  it('lets the next worker reconcile the first message instead of sending it again, then completes', async () => {
+    // The deployer works 2.5 s before it asks for approval: the local send holds its stream (WORKING) meanwhile.
+    const deployer = await startDeployer({ workMs: 2_500 });
+    let worker = await startChildWorker(queue);
+    try {
+      const deploy = await start(suite.client, queue, { agent: { name: 'deployer', url: deployer.baseUrl }, message: { text: DEPLOY }, policies: { watch: fastWatch } });
+      suite.track(deploy.workflowId);
+      await eventually(() => sent(deployer, deploy.workflowId)[0], 'the first message at the agent');
+      await worker.kill('SIGKILL');
+      worker = await startChildWorker(queue);
+      const a = await waitForStatus(deploy, (x) => x.waitingOn === 'operator', 'AUTH_REQUIRED', 45_000);
+      await deployer.approve(a.taskId!);
+      expect((await deploy.result()).state).toBe('TASK_STATE_COMPLETED');
+      expect(sent(deployer, deploy.workflowId)).toHaveLength(1);
+      // The dead worker's workflow task timed out; the send activity that followed found the task by ListTasks.
+      const history = await deploy.fetchHistory();
+      expect(history.events!.some((e) => e.workflowTaskTimedOutEventAttributes)).toBe(true);
+      const scheduled = history.events!.flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType?.name] : []));
+      expect(scheduled[0]).toBe('sendMessage');
+      expect(deployer.log.requests.filter((r) => r.method === 'ListTasks').length).toBeGreaterThanOrEqual(1);
+    } finally {
+      await worker.kill('SIGTERM');
+      await deployer.close();
+    }
+  }, 90_000);
+
+  it('lets the next worker find a local answer in the task\'s history instead of sending it again', async () => {
+    // The reviewer works 2 s on each message: the local answer's blocking send is in flight meanwhile.
+    const reviewer = await startCodeReviewer({ workMs: 2_000 });
+    let worker = await startChildWorker(queue);
+    try {
+      const review = await start(suite.client, queue, { agent: { name: 'code-reviewer', url: reviewer.baseUrl }, message: { text: DIFF }, policies: { watch: fastWatch } });
+      suite.track(review.workflowId);
+      await waitForStatus(review, (x) => x.waitingOn === 'human', 'the question', 30_000);
+      const answering = answerTask(suite.client, review.workflowId, { text: 'main' }).catch((e: unknown) => e);
+      await eventually(() => sent(reviewer, review.workflowId)[1], 'the answer at the agent');
+      await worker.kill('SIGKILL');
+      worker = await startChildWorker(queue);
+      expect((await review.result()).state).toBe('TASK_STATE_COMPLETED');
+      expect(sent(reviewer, review.workflowId).map((m) => m.text)).toEqual([DIFF, 'main']);
+      expect((await review.fetchHistory()).events!.some((e) => e.workflowTaskTimedOutEventAttributes)).toBe(true);
+      await answering;
+    } finally {
+      await worker.kill('SIGTERM');
+      await reviewer.close();
+    }
+  }, 90_000);
+});
+
 describe('a worker killed right after the alert, at the default heartbeat policy', () => {
   const queue = uniqueQueue('handover');
 

@@ -4,7 +4,6 @@
 // activity delivers it once; continue-as-new waits for the alerts in flight.
 import { log } from '@temporalio/workflow';
 import type { PlannerActivities } from '../../activities';
-import type { Calls } from './calls';
 import type { DelegatedTask } from './input';
 
 /** The kinds of activities/alert-operator.ts. */
@@ -15,7 +14,8 @@ export class Alerts {
   private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
-    private readonly calls: Calls,
+    /** Posts one alert (local-first.ts: a local attempt, then the activity). */
+    private readonly post: (alert: Alert) => Promise<void>,
     private readonly input: DelegatedTask,
     private readonly workflowId: string,
     /** The execution chain (first run id): a reused workflow id alerts afresh. */
@@ -36,7 +36,7 @@ export class Alerts {
   }
 
   send(kind: AlertKind, round: number, nth: number, taskId: string | undefined, text: string | undefined): void {
-    const sent = this.calls.alertOperator(this.of(kind, round, nth, taskId, text)).catch((err: unknown) => {
+    const sent = this.post(this.of(kind, round, nth, taskId, text)).catch((err: unknown) => {
       log.error('alert not delivered', { kind, round, error: String(err) });
     });
     this.inFlight.add(sent);

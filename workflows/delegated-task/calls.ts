@@ -47,14 +47,17 @@ export const CANCEL_FOLLOWS_SEND_PATCH = 'cancel-follows-first-send';
  * are the same either way; only a cancel during it differs, so the patch is asked then (a task
  * never cancelled mid-send records no marker), and a history from before it cancels the send.
  */
-export async function followedSend(sender: Calls, input: Parameters<PlannerActivities['sendMessage']>[0]): ReturnType<PlannerActivities['sendMessage']> {
+export async function followedSend(
+  send: (input: Parameters<PlannerActivities['sendMessage']>[0]) => ReturnType<PlannerActivities['sendMessage']>,
+  input: Parameters<PlannerActivities['sendMessage']>[0],
+): ReturnType<PlannerActivities['sendMessage']> {
   const scope = new CancellationScope({ cancellable: false });
   let inFlight = true;
   CancellationScope.current().cancelRequested.catch(() => {
     if (inFlight && !patched(CANCEL_FOLLOWS_SEND_PATCH)) scope.cancel();
   });
   try {
-    return await scope.run(() => sender.sendMessage(input));
+    return await scope.run(() => send(input));
   } finally {
     inFlight = false;
   }

@@ -11,6 +11,7 @@ import { AUTH_ROUNDS_BY_TIME_PATCH, RemoteTask, STATUS_WORDS_WITHOUT_TIME_PATCH,
 import { CONFIRM_PUSHED_END_PATCH, PushedEndConfirmation } from './pushed-end';
 import { Alerts, type AlertKind } from './alerts';
 import { CANCEL_FOLLOWS_SEND_PATCH, followedSend, sendCalls, shortCalls, type Calls } from './calls';
+import { LocalFirst } from './local-first';
 import type { DelegatedTaskCarry, Question, Wait } from './carry';
 import { actOnDeadline, backstopPollMs, inputPollMs, nearer, untilDeadline, waitFor } from './deadlines';
 import { authRoundsExceeded, checkResolution } from './outcome';
@@ -60,16 +61,13 @@ export class Delegation {
   private readonly runId: string;
   /** The first run's id: ids scoped to it never meet a reused workflow id's task, alerts or watches. */
   private readonly chain: string;
-  private readonly sender: Calls;
+  private readonly sends: LocalFirst;
   private readonly calls: Calls;
   readonly alerts: Alerts;
   private readonly leases: WatchLeases;
   private readonly publisher: Publisher;
 
-  constructor(
-    readonly input: DelegatedTask,
-    carry: DelegatedTaskCarry | undefined,
-  ) {
+  constructor(readonly input: DelegatedTask, carry: DelegatedTaskCarry | undefined, localFirst: boolean) {
     const { task, ...carried } = carry ?? { task: undefined };
     this.task = task ? RemoteTask.from(task) : new RemoteTask();
     this.task.roundsByTime = () => patched(AUTH_ROUNDS_BY_TIME_PATCH);
@@ -79,10 +77,10 @@ export class Delegation {
     this.workflowId = info.workflowId;
     this.runId = info.runId;
     this.chain = info.firstExecutionRunId;
-    this.sender = sendCalls(input.policies);
     this.calls = shortCalls(input.agent);
+    this.sends = new LocalFirst(localFirst, sendCalls(input.policies), this.calls);
     this.pushedEnd = new PushedEndConfirmation(this.task, this.calls, this.input.agent);
-    this.alerts = new Alerts(this.calls, input, this.workflowId, this.chain);
+    this.alerts = new Alerts((alert) => this.sends.alert(alert), input, this.workflowId, this.chain);
     this.leases = new WatchLeases(info.taskQueue, input.policies.watch);
     this.publisher = new Publisher(input, info.parent?.workflowId);
   }
@@ -174,7 +172,7 @@ export class Delegation {
     const timeoutMs = Math.min(msToNumber(policies.sendTimeout), policies.working ? msToNumber(policies.working.after) : Infinity, untilDeadline(policies.total, this.overall) ?? Infinity);
     // An agent that never answers is told to a person by the send itself (no timer, no event).
     const unanswered = { afterMs: msToNumber(policies.watch.unreachableAfter), alert: this.alerts.of('unanswered', 0, 0, undefined, `${agent.name} has not answered the first message (${messageId})`) };
-    let sent = await followedSend(this.sender, { agent, messageId, message, timeoutMs, unanswered });
+    let sent = await followedSend((first) => this.sends.sendFirst(first), { agent, messageId, message, timeoutMs, unanswered });
     while (sent.unresolved) {
       // Never resend blindly: by default an operator decides (resend, or adopt the task the agent made).
       let resolution: SendResolution = { action: 'resend' };
@@ -186,7 +184,7 @@ export class Delegation {
         resolution = this.resolution!;
         this.resolution = undefined;
       }
-      sent = await followedSend(this.sender, {
+      sent = await followedSend((first) => this.sends.sendFirst(first), {
         agent,
         messageId,
         message,
@@ -228,7 +226,7 @@ export class Delegation {
     }
     const answer = this.pendingAnswer;
     if (!answer) return; // the task moved on by itself (e.g. cancelled remotely)
-    const sent = await this.sender.sendMessage({
+    const sent = await this.sends.sendAnswer({
       agent,
       messageId: `${this.workflowId}/${this.chain}/${answer.turn}`,
       message: { text: answer.text, data: answer.data },

@@ -10,6 +10,7 @@ import { answerSignal, answerUpdate, observeSignal, resolveSendUpdate, statusQue
 import { rewatchSignal } from '../watch-hub/messages';
 import type { DelegatedTaskCarry } from './carry';
 import { Delegation } from './delegation';
+import { LOCAL_FIRST_PATCH } from './local-first';
 import { taskOutcome, withTypedCause } from './outcome';
 import { legacyDelegatedTask } from './v1/delegated-task';
 
@@ -27,10 +28,12 @@ export const END_AFTER_ALERTS_PATCH = 'end-after-alerts';
 const ALERTS_AT_END_MS = 30_000;
 
 export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput, carry?: DelegatedTaskCarry): Promise<DelegatedTaskResult> {
-  // Runs begun on the first release keep its code, so their histories replay unchanged.
-  if (!patched(V2_PATCH)) return legacyDelegatedTask(raw);
+  // Runs begun on the first release keep its code, so their histories replay unchanged. Since
+  // LOCAL_FIRST_PATCH a run records that marker instead of the v2 one (each costs two events).
+  const localFirst = patched(LOCAL_FIRST_PATCH);
+  if (!localFirst && !patched(V2_PATCH)) return legacyDelegatedTask(raw);
   const input = parseInput(raw);
-  const delegation = new Delegation(input, carry);
+  const delegation = new Delegation(input, carry, localFirst);
   // Before the first await: an update in the first activation must find its handler.
   setHandler(statusQuery, () => delegation.status());
   setHandler(observeSignal, (observation) => delegation.observe(observation), { description: 'An observation of the remote task (watch, push receiver).' });
