@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   isGrpcDeadlineError,
+  ServiceError,
   WorkflowFailedError,
   WorkflowNotFoundError,
   WorkflowUpdateFailedError,
@@ -75,8 +76,36 @@ export async function startDelegatedTask(
   });
 }
 
-export function answerTask(client: Client, workflowId: string, answer: Answer): Promise<AnswerResult> {
-  return client.workflow.getHandle(workflowId).executeUpdate(answerUpdate, { args: [answer] });
+export async function answerTask(client: Client, workflowId: string, answer: Answer): Promise<AnswerResult> {
+  return (await startAnswer(client, workflowId, answer)).result();
+}
+
+/** How often an answer is offered again after the workflow task that took it failed. */
+const ANSWER_OFFERS = 3;
+
+/**
+ * Starts the `answer` update, and starts it again (same update id) when the server reports that
+ * the workflow task that took it failed: that task's acceptance was never recorded, so the answer
+ * is not lost with it. It happens when an event lands while that task closes the run (the server
+ * refuses the close: UnhandledCommand), more often since an answer is sent by a local attempt
+ * inside that task (workflows/delegated-task/local-first.ts); a local answer looks before it
+ * sends, so the next offer finds it delivered instead of sending it twice.
+ */
+export async function startAnswer(client: Client, workflowId: string, answer: Answer) {
+  const updateId = randomUUID();
+  for (let offer = 1; ; offer++) {
+    try {
+      return await client.workflow.getHandle(workflowId).startUpdate(answerUpdate, { args: [answer], updateId, waitForStage: WorkflowUpdateStage.ACCEPTED });
+    } catch (err) {
+      if (offer >= ANSWER_OFFERS || !takenByAFailedTask(err)) throw err;
+    }
+  }
+}
+
+/** The server's word for an update whose workflow task failed before it recorded the acceptance. */
+function takenByAFailedTask(err: unknown): boolean {
+  const cause = err instanceof ServiceError ? (err.cause as { code?: number; message?: string } | undefined) : undefined;
+  return cause?.code === 9 && /unexpected workflow task failure/.test(cause.message ?? '');
 }
 
 /** What recordAnswer did: the answer is in the task's history, bound to `turn`; or why it was not sent. */
@@ -117,9 +146,7 @@ export async function answerTaskWithin(client: Client, workflowId: string, answe
   const deadline = AbortSignal.timeout(waitMs);
   let update;
   try {
-    update = await client.withAbortSignal(deadline, () =>
-      client.workflow.getHandle(workflowId).startUpdate(answerUpdate, { args: [answer], waitForStage: WorkflowUpdateStage.ACCEPTED }),
-    );
+    update = await client.withAbortSignal(deadline, () => startAnswer(client, workflowId, answer));
   } catch (err) {
     if (deadline.aborted && !(err instanceof WorkflowUpdateFailedError) && !(err instanceof WorkflowNotFoundError)) {
       throw new AnswerNotTakenError(`${workflowId} did not take the answer within ${waitMs} ms (is a planner worker running?); it may still take it`);

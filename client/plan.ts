@@ -12,12 +12,12 @@ import {
 } from '@temporalio/client';
 import { loadPlanFile, planFromValue, PlanError, type LoadOptions } from '../plans/load';
 import type { PlanRunInput } from '../workflows/plan/input';
-import { answerUpdate, type Answer, type AnswerResult } from '../workflows/delegated-task/messages';
+import type { Answer, AnswerResult } from '../workflows/delegated-task/messages';
 import { describeFailure } from '../workflows/failure-cause';
 import { PlanWorkflow } from '../workflows/plan/workflow';
 import { planAnswerSignal, planStatusQuery, type PlanResult, type PlanStatus, type StepStatus } from '../workflows/plan/messages';
 import { PlanId, PlannerOwner, PlannerWaitingOn } from '../workflows/search-attributes';
-import { answerTaskWithin, type AnswerOutcome } from './delegated-task';
+import { answerTask, answerTaskWithin, type AnswerOutcome } from './delegated-task';
 import { describeWorkflowOfType, QUERY_TIMEOUT_MS, statusQueryTimeoutMessage } from './workflows';
 
 export { PlanError };
@@ -169,7 +169,7 @@ export async function stepOf(client: Client, planId: string, stepId: string): Pr
 export async function answerStep(client: Client, planId: string, stepId: string, answer: Answer): Promise<AnswerResult> {
   const workflowId = await askingStepTask(client, planId, stepId);
   try {
-    return await client.workflow.getHandle(workflowId).executeUpdate(answerUpdate, { args: [answer] });
+    return await answerTask(client, workflowId, answer);
   } catch (err) {
     if (err instanceof WorkflowUpdateFailedError) throw new StepNotWaitingError(`step ${stepId} of plan ${planId}: ${err.cause?.message ?? err.message}`);
     throw err;

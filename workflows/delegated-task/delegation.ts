@@ -65,7 +65,7 @@ export class Delegation {
   private readonly calls: Calls;
   readonly alerts: Alerts;
   private readonly leases: WatchLeases;
-  private readonly publisher: Publisher;
+  readonly publisher: Publisher;
 
   constructor(readonly input: DelegatedTask, carry: DelegatedTaskCarry | undefined, localFirst: boolean) {
     const { task, ...carried } = carry ?? { task: undefined };

@@ -2,7 +2,7 @@
 // visibility query over them), the Temporal UI's current details, and a stepChanged signal to the
 // plan that runs the task as a step. Only a change is published: an unchanged wait costs no command
 // and no history event.
-import { getExternalWorkflowHandle, log, setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
+import { getExternalWorkflowHandle, log, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { DelegatedTask } from './input';
 import type { DelegatedTaskStatus, RefusedAnswer, WaitingOn, WatchProblem } from './messages';
 import type { RemoteTask } from './remote-task';
@@ -28,6 +28,8 @@ export class Publisher {
   private reports = 0;
   /** Settles once the last report has reached the plan (or failed to). */
   private lastReport: Promise<void> = Promise.resolve();
+  /** Reports not yet delivered, with the history length when each was sent: each lands as an event of this run. */
+  private readonly inFlight = new Map<Promise<void>, number>();
 
   constructor(
     private readonly input: DelegatedTask,
@@ -57,15 +59,33 @@ export class Publisher {
     setCurrentDetails(details);
     // A plan's step tells its plan, which shows the most urgent wait among its steps.
     if (this.parentWorkflowId && input.stepId) {
-      this.lastReport = getExternalWorkflowHandle(this.parentWorkflowId)
+      const report = getExternalWorkflowHandle(this.parentWorkflowId)
         .signal(stepChangedSignal, { stepId: input.stepId, status: state.status(), seq: ++this.reports })
-        .catch((err: unknown) => log.warn('plan not told of the step change', { error: String(err) }));
+        .catch((err: unknown) => log.warn('plan not told of the step change', { error: String(err) }))
+        .finally(() => this.inFlight.delete(report));
+      this.inFlight.set(report, workflowInfo().historyLength);
+      this.lastReport = report;
     }
   }
 
   /** The last report to the plan, delivered (a step's last word must reach its plan before the step closes). */
   reported(): Promise<void> {
     return this.lastReport;
+  }
+
+  /**
+   * The reports sent by an earlier workflow task and not yet delivered, as one promise; none when
+   * there are none (a report of this task cannot land before this task ends).
+   */
+  earlierReports(): Promise<unknown> | undefined {
+    const now = workflowInfo().historyLength;
+    const earlier = [...this.inFlight].filter(([, sentAt]) => sentAt < now).map(([report]) => report);
+    return earlier.length > 0 ? Promise.all(earlier) : undefined;
+  }
+
+  /** Every report not yet delivered, as one promise; none when there are none. */
+  allReports(): Promise<unknown> | undefined {
+    return this.inFlight.size > 0 ? Promise.all(this.inFlight.keys()) : undefined;
   }
 }
 

@@ -24,6 +24,8 @@ export const V2_PATCH = 'delegated-task-v2';
  * arrived failed that workflow task (UnhandledCommand), e.g. a deadline due as its question's alert went.
  */
 export const END_AFTER_ALERTS_PATCH = 'end-after-alerts';
+/** Since this patch a run lets its reports to the plan land before it closes (see the end of the run). */
+export const REPORTS_LAND_PATCH = 'reports-land-before-end';
 /** At most one alert call's timeout: an alert sink that is down does not hold up the end for its retries. */
 const ALERTS_AT_END_MS = 30_000;
 
@@ -67,6 +69,12 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput, carry?: Del
       else if (delegation.task.state === 'TASK_STATE_AUTH_REQUIRED') await delegation.awaitApproval();
       else await delegation.awaitProgress();
       delegation.publish();
+    }
+    // A report to the plan still on its way lands as an event while this task closes the run, and
+    // the server refuses that close (UnhandledCommand), failing an answer's update taken in the
+    // same task: a bot answers within ms of the alert. Let every report land first (asked only then).
+    if (delegation.publisher.earlierReports() && patched(REPORTS_LAND_PATCH)) {
+      for (let landing = delegation.publisher.allReports(); landing; landing = delegation.publisher.allReports()) await landing;
     }
     delegation.publish();
     if (delegation.task.state === 'TASK_STATE_CANCELED') {
