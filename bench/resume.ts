@@ -88,17 +88,18 @@ export async function runResume(env: BenchEnv, record: Record, taskQueue: string
   } finally {
     await Promise.all([reviewer.close(), deployer.close()]);
   }
-  const rows: [string, number[], number[]][] = [
-    ['approval → planner observes the resume', p.observe, b.observe],
-    ['approval → workflow completed', p.complete, b.complete],
-    ['answer (update accepted) → agent receives it', p.receipt, b.receipt],
+  // Goals of issue 21: the answer is one send, so it gets half the budget of a resume.
+  const rows: [string, number[], number[], number][] = [
+    ['approval → planner observes the resume', p.observe, b.observe, 100],
+    ['approval → workflow completed', p.complete, b.complete, 100],
+    ['answer (update accepted) → agent receives it', p.receipt, b.receipt, 50],
   ];
-  for (const [name, xs, ys] of rows) {
+  for (const [name, xs, ys, goalMs] of rows) {
     const dp = dist(xs);
     const db = dist(ys);
     record.add({ section: '2 resume', metric: `${name} p50`, unit: 'ms', planner: dp.p50, baseline: db.p50, note: `n=${dp.n}` });
     record.add({ section: '2 resume', metric: `${name} p95`, unit: 'ms', planner: dp.p95, baseline: db.p95 });
-    record.add({ section: '2 resume', metric: `${name} p99`, unit: 'ms', planner: dp.p99, baseline: db.p99, goal: '≤ 100 ms', met: dp.p99 <= 100 });
+    record.add({ section: '2 resume', metric: `${name} p99`, unit: 'ms', planner: dp.p99, baseline: db.p99, goal: `≤ ${goalMs} ms`, met: dp.p99 <= goalMs });
   }
   record.data.resume = { concurrency: k, planner: p, baseline: b };
 }
