@@ -1,5 +1,7 @@
 // 2. Resume latency: approval (the POST outside A2A) → the planner's observation of the resume and
-// → the workflow's completion; answer (update accepted) → the agent's receipt of the message.
+// → the workflow's completion; answer (the update sent) → the agent's receipt of the message. The
+// answer is sent inside the workflow task that accepts it, so the acceptance comes after the receipt:
+// both sides are timed from the call.
 // Baseline: the plain @a2a-js/sdk client reading its own stream (approval → next frame, → COMPLETED)
 // and sending its own answer (call → receipt). Rounds of BENCH_RESUME_CONCURRENCY tasks of each
 // kind alternate between planner and baseline.
@@ -10,7 +12,7 @@ import { answerUpdate } from '../workflows/delegated-task/messages';
 import { startCodeReviewer, startDeployer } from '../demo/agents';
 import { connect, deploy, userMessage, DEPLOY, DIFF } from './lib/baseline';
 import type { BenchEnv } from './lib/env';
-import { eventMs, typeOf } from './lib/history';
+import { eventMs } from './lib/history';
 import { dist, interleave, size, type Record } from './lib/runner';
 
 export async function runResume(env: BenchEnv, record: Record, taskQueue: string): Promise<void> {
@@ -21,9 +23,10 @@ export async function runResume(env: BenchEnv, record: Record, taskQueue: string
   const deployer = await startDeployer();
   const [rc, dc] = await Promise.all([connect(reviewer.baseUrl), connect(deployer.baseUrl)]);
   const approvedAt = new Map<string, number>();
+  const answeredAt = new Map<string, number>();
   env.bot.onAlert = (a) => {
     if (a.kind === 'input') {
-      // The answer as an update; its acceptance time is read from the history afterwards.
+      answeredAt.set(a.workflowId, Date.now());
       void env.client.workflow
         .getHandle(a.workflowId)
         .startUpdate(answerUpdate, { args: [{ text: 'main' }], waitForStage: WorkflowUpdateStage.ACCEPTED })
@@ -47,10 +50,9 @@ export async function runResume(env: BenchEnv, record: Record, taskQueue: string
           startDelegatedTask(env.client, { agent: { name: 'deployer', url: deployer.baseUrl }, message: { text: DEPLOY }, planId }, { taskQueue }),
         ]);
         await Promise.all([r.result(), d.result()]);
-        const rh = (await r.fetchHistory()).events ?? [];
-        const accepted = rh.find((e) => typeOf(e) === 'WorkflowExecutionUpdateAccepted');
+        const answered = answeredAt.get(r.workflowId);
         const receipt = receiptOf(`${r.workflowId}/`, '/1');
-        if (accepted && receipt) p.receipt.push(receipt - eventMs(accepted));
+        if (answered !== undefined && receipt) p.receipt.push(receipt - answered);
         const dh = (await d.fetchHistory()).events ?? [];
         const at = approvedAt.get(d.workflowId);
         if (at === undefined) throw new Error(`no approval recorded for ${d.workflowId}`);
@@ -92,7 +94,7 @@ export async function runResume(env: BenchEnv, record: Record, taskQueue: string
   const rows: [string, number[], number[], number][] = [
     ['approval → planner observes the resume', p.observe, b.observe, 100],
     ['approval → workflow completed', p.complete, b.complete, 100],
-    ['answer (update accepted) → agent receives it', p.receipt, b.receipt, 50],
+    ['answer (update sent) → agent receives it', p.receipt, b.receipt, 50],
   ];
   for (const [name, xs, ys, goalMs] of rows) {
     const dp = dist(xs);
