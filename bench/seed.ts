@@ -136,11 +136,12 @@ export async function runSeed(env: BenchEnv, record: Record, taskQueue: string):
           const swept = sweep([...spans, ...extra], start, end, 'bot (alert → answer / approval)');
           for (const [k, v] of Object.entries(swept)) add(k, v);
         }
-        // The agents' simulated work sits inside the sendMessage / watch activities.
+        // The agents' simulated work sits inside the sendMessage / watch activities (a local one's
+        // workflow task included).
         const agentMs = 2 * workMs + 2 * (20 + workMs);
         const inActivities = (parts['activity sendMessage'] ?? 0) + (parts['activity watchRemoteTask'] ?? 0);
         add('agent work (simulated)', Math.min(agentMs, inActivities));
-        add('activity run (client calls, watch)', inActivities - Math.min(agentMs, inActivities));
+        add('activity run (client calls, watch; a local one with its workflow task)', inActivities - Math.min(agentMs, inActivities));
         delete parts['activity sendMessage'];
         delete parts['activity watchRemoteTask'];
         add('client (start, result, between tasks)', run.t1 - run.t0 - inWorkflows);

@@ -15,8 +15,8 @@ export async function runThroughput(env: BenchEnv, record: Record, taskQueue: st
   const out: { inFlight: number; planner: number[]; baseline: number[]; workerCpuMsPerTask: number; serverCpuMsPerTask: number }[] = [];
   try {
     for (const inFlight of [20, 200]) {
-      // At least 1.5 × the tasks in flight, so the window is not one burst.
-      const n = Math.max(perWindow, Math.round(inFlight * 1.5));
+      // At least 3 × the tasks in flight, so that the window measures the steady state, not the first burst.
+      const n = Math.max(perWindow, inFlight * 3);
       let workerCpu = 0;
       let serverCpu = 0;
       let plannerTasks = 0;

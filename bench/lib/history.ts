@@ -44,6 +44,7 @@ export function spansOf(h: History): { spans: Span[]; start: number; end: number
   const spans: Span[] = [];
   const activityRuns: { type: string; from: number; to: number }[] = [];
   const startedAt = new Map<number, number>();
+  const processingOf = new Map<number, Span>();
   for (const e of events) {
     const id = Number(e.eventId);
     byId.set(id, e);
@@ -56,7 +57,20 @@ export function spansOf(h: History): { spans: Span[]; start: number; end: number
     const done = e.workflowTaskCompletedEventAttributes ?? e.workflowTaskFailedEventAttributes ?? e.workflowTaskTimedOutEventAttributes;
     if (done) {
       const from = startedAt.get(Number(done.startedEventId));
-      if (from !== undefined) spans.push({ category: 'workflow task processing (worker + completion RPC)', from, to: t, priority: 1 });
+      if (from !== undefined) {
+        spans.push({ category: 'workflow task processing (worker + completion RPC)', from, to: t, priority: 1 });
+        if (e.workflowTaskCompletedEventAttributes) processingOf.set(id, spans.at(-1)!);
+      }
+    }
+    // A local activity runs inside the workflow task that recorded its marker (its marker's times are
+    // workflow time, not the run's): that task's processing is the activity's run.
+    const marker = e.markerRecordedEventAttributes;
+    if (marker?.markerName === 'core_local_activity') {
+      const data = marker.details?.['data']?.payloads?.[0]?.data;
+      const type = data ? (JSON.parse(Buffer.from(data).toString()) as { activity_type?: string }).activity_type : undefined;
+      const span = processingOf.get(Number(marker.workflowTaskCompletedEventId));
+      if (span && (type === 'sendMessage' || type === 'watchRemoteTask')) span.category = `activity ${type}`;
+      else if (span && span.category.startsWith('workflow task')) span.category = 'side activity';
     }
     if (e.activityTaskStartedEventAttributes) {
       const sched = byId.get(Number(e.activityTaskStartedEventAttributes.scheduledEventId));
