@@ -10,6 +10,7 @@ import { startHostileAgent, type CustomResponse, type HostileMode } from './a2a/
 import { itReplaysItsHistories, plannerSuite } from './support/suite';
 import { DEPLOY, waitForStatus } from './support/delegated';
 import { eventually } from './support/wait';
+import { PlannerWaitText, SEARCH_ATTRIBUTE_VALUE_MAX_BYTES } from '../workflows/search-attributes';
 
 const suite = plannerSuite('hostile');
 const fastWatch = { heartbeatTimeout: '3s', firstHeartbeatTimeout: '3s', pollInitial: '200ms', pollMax: '1s' } as const;
@@ -174,6 +175,25 @@ describe('a hostile agent whose fault a retry may outlive, beside a healthy one'
       await hostile.close();
     }
   }, 80_000);
+});
+
+describe('an agent whose approval request is 16,000 three-byte characters', () => {
+  it('waits in the inbox with the request cut to the server\'s limit on a value, and completes after the approval', async () => {
+    const wordy = await startDeployer({ approvalNote: ` ${'€'.repeat(16_000)}` });
+    try {
+      const h = await suite.start({ agent: { name: 'deployer', url: wordy.baseUrl }, message: { text: DEPLOY }, policies: { watch: fastWatch } });
+      const s = await waitForStatus(h, (x) => x.waitingOn === 'operator', 'AUTH_REQUIRED');
+      // The whole request in the status; in the inbox's attribute, as much as the server takes.
+      expect(s.text).toContain('€'.repeat(16_000 - 200));
+      const shown = (await h.describe()).typedSearchAttributes.get(PlannerWaitText)!;
+      expect(shown.endsWith('…')).toBe(true);
+      expect(Buffer.byteLength(JSON.stringify(shown))).toBeLessThanOrEqual(SEARCH_ATTRIBUTE_VALUE_MAX_BYTES);
+      await wordy.approve(s.taskId!);
+      expect((await h.result()).state).toBe('TASK_STATE_COMPLETED');
+    } finally {
+      await wordy.close();
+    }
+  });
 });
 
 itReplaysItsHistories(suite);

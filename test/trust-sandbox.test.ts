@@ -14,7 +14,7 @@ import { boundArtifact, observeTask, statusText } from '../activities/observe';
 import { planFromText, planFromValue } from '../plans/load';
 import { describeFailure } from '../workflows/failure-cause';
 import { parseReference, placeholders, render } from '../workflows/plan/template';
-import { toTextAttribute } from '../workflows/search-attributes';
+import { fitSearchAttribute, toTextAttribute } from '../workflows/search-attributes';
 
 const MiB = 1024 * 1024;
 /**
@@ -68,6 +68,7 @@ describe.each(Object.entries(worst))('a megabyte of %s', (_label, text) => {
     ['isJsonContentType', () => isJsonContentType(`application/${text}`)],
     ['parseRetryAfter', () => parseRetryAfter(text)],
     ['toTextAttribute', () => toTextAttribute(text)],
+    ['fitSearchAttribute', () => fitSearchAttribute(text)],
     ['errorFromJsonRpc (-32602 with the text)', () => errorFromJsonRpc({ code: -32602, message: text }, { agent: 'a', url: 'http://a.example/' })],
     ['errorFromHttpStatus (a text body)', () => errorFromHttpStatus({ status: 400, headers: {}, contentType: 'text/plain', text }, { agent: 'a', url: 'http://a.example/' })],
     ['toA2AError (a thrown error)', () => toA2AError(new Error(text), { agent: 'a', url: 'http://a.example/' })],

@@ -41,6 +41,44 @@ export function fromTextAttribute(value: string): string {
 /** Visibility stores keep values of a few KB; the inbox shows a line or two. */
 export const WAIT_TEXT_MAX = 1000;
 
+/**
+ * The server refuses a search attribute value whose JSON payload is over this many bytes (the
+ * default of its `limit.searchAttributeValueSize`) and terminates the workflow that upserted it.
+ */
+export const SEARCH_ATTRIBUTE_VALUE_MAX_BYTES = 2048;
+
+/**
+ * `value`, cut and ended with '…' only when its JSON payload would pass
+ * SEARCH_ATTRIBUTE_VALUE_MAX_BYTES: an approval request of 1,000 three-byte characters, or an
+ * agent's 4,096-character task id, once made the server terminate the task's workflow. A value
+ * that fits is returned unchanged, so recorded histories replay as they were. Linear in its length.
+ */
+export function fitSearchAttribute(value: string): string {
+  let bytes = 2; // the JSON string's quotes
+  for (const ch of value) bytes += jsonBytes(ch);
+  if (bytes <= SEARCH_ATTRIBUTE_VALUE_MAX_BYTES) return value;
+  bytes = 2 + jsonBytes('…');
+  let end = 0;
+  for (const ch of value) {
+    const b = jsonBytes(ch);
+    if (bytes + b > SEARCH_ATTRIBUTE_VALUE_MAX_BYTES) break;
+    bytes += b;
+    end += ch.length;
+  }
+  return `${value.slice(0, end)}…`;
+}
+
+/** One character's bytes in a JSON string in UTF-8 (an escape where JSON needs one; at most, for controls). */
+function jsonBytes(ch: string): number {
+  const cp = ch.codePointAt(0)!;
+  if (ch === '"' || ch === '\\') return 2;
+  if (cp < 0x20) return 6;
+  if (cp < 0x80) return 1;
+  if (cp < 0x800) return 2;
+  if (cp >= 0xd800 && cp <= 0xdfff) return 6; // a lone surrogate: JSON.stringify writes \uXXXX
+  return cp < 0x10000 ? 3 : 4;
+}
+
 export const plannerSearchAttributes = [A2aAgent, A2aTaskId, A2aTaskState, PlannerWaitingOn, PlanId, PlanStep, PlannerWaitText, PlannerTurn, PlannerWaitingSince, PlannerOwner];
 
 /** The CLI's `--search-attribute NAME=TYPE` type names. */

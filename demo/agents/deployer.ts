@@ -42,6 +42,8 @@ class Deployer implements AgentExecutor {
     private readonly workMs: number = 0,
     /** Every round asks in the same words, as agents that do not number their rounds do. */
     private readonly sameText = false,
+    /** Appended to every approval request: the long status texts some agents send. */
+    private readonly note = '',
   ) {}
 
   execute = async (ctx: RequestContext, bus: ExecutionEventBus): Promise<void> => {
@@ -98,7 +100,7 @@ class Deployer implements AgentExecutor {
       if (!publishing()) return;
       const approvalUrl = `${this.baseUrl}/approve/${taskId}`;
       const suffix = this.authRounds > 1 && !this.sameText ? ` (approval ${round} of ${this.authRounds})` : '';
-      const text = `An operator must approve this deploy at ${approvalUrl}${suffix}`;
+      const text = `An operator must approve this deploy at ${approvalUrl}${suffix}${this.note}`;
       // Register the waiter before announcing it, so an approval can never arrive first.
       const outcome = new Promise<Outcome>((resolve) => (run.release = resolve));
       run.pending = { text, approvalUrl };
@@ -136,7 +138,7 @@ class Deployer implements AgentExecutor {
   }
 }
 
-export function deployerSpec(authRounds: number, workMs = 0, sameText = false): AgentSpec {
+export function deployerSpec(authRounds: number, workMs = 0, sameText = false, note = ''): AgentSpec {
   return {
     name: 'deployer',
     description: 'Deploys a build to staging after an operator approves it out of band.',
@@ -146,7 +148,7 @@ export function deployerSpec(authRounds: number, workMs = 0, sameText = false): 
       ]),
     ],
     createBehaviour: ({ baseUrl }) => {
-      const deployer = new Deployer(baseUrl, authRounds, workMs, sameText);
+      const deployer = new Deployer(baseUrl, authRounds, workMs, sameText, note);
       return {
         executor: deployer,
         approve: (taskId) => deployer.approve(taskId),

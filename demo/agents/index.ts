@@ -29,9 +29,10 @@ export function startCodeReviewer(opts: AgentOptions & { questions?: number; wor
  * authRounds (default 1): how many times the deploy stops in AUTH_REQUIRED, each needing its own approval.
  * workMs (default 0): simulated work before each step (each approval request, the deploy itself).
  * sameApprovalText (default false): every round asks in the same words (no "approval n of m").
+ * approvalNote (default none): appended to every approval request (long status texts).
  */
-export function startDeployer(opts: AgentOptions & { authRounds?: number; workMs?: number; sameApprovalText?: boolean } = {}): Promise<AgentHandle> {
-  const { authRounds = 1, workMs = 0, sameApprovalText = false, ...agentOptions } = opts;
-  return startAgent(deployerSpec(authRounds, workMs, sameApprovalText), agentOptions);
+export function startDeployer(opts: AgentOptions & { authRounds?: number; workMs?: number; sameApprovalText?: boolean; approvalNote?: string } = {}): Promise<AgentHandle> {
+  const { authRounds = 1, workMs = 0, sameApprovalText = false, approvalNote = '', ...agentOptions } = opts;
+  return startAgent(deployerSpec(authRounds, workMs, sameApprovalText, approvalNote), agentOptions);
 }
 

@@ -6,7 +6,7 @@ import { getExternalWorkflowHandle, log, setCurrentDetails, upsertSearchAttribut
 import type { DelegatedTask } from './input';
 import type { DelegatedTaskStatus, RefusedAnswer, WaitingOn, WatchProblem } from './messages';
 import type { RemoteTask } from './remote-task';
-import { A2aAgent, A2aTaskId, A2aTaskState, PlanId, PlanStep, PlannerTurn, PlannerWaitText, PlannerWaitingOn, PlannerWaitingSince, WAIT_TEXT_MAX, toTextAttribute } from '../search-attributes';
+import { A2aAgent, A2aTaskId, A2aTaskState, PlanId, PlanStep, PlannerTurn, PlannerWaitText, PlannerWaitingOn, PlannerWaitingSince, WAIT_TEXT_MAX, fitSearchAttribute, toTextAttribute } from '../search-attributes';
 import { stepChangedSignal } from '../plan/messages';
 
 /** What a delegation shows of itself (the Delegation class, read only). */
@@ -49,10 +49,11 @@ export class Publisher {
       { key: A2aAgent, value: input.agent.name },
       ...(input.planId ? [{ key: PlanId, value: input.planId }] : []),
       ...(input.stepId ? [{ key: PlanStep, value: input.stepId }] : []),
-      ...(state.task.taskId ? [{ key: A2aTaskId, value: state.task.taskId }] : []),
+      // What an agent wrote is fitted to the server's limit on a value (over it, the server ends the run).
+      ...(state.task.taskId ? [{ key: A2aTaskId, value: fitSearchAttribute(state.task.taskId) }] : []),
       ...(state.task.state ? [{ key: A2aTaskState, value: state.task.state }] : []),
       { key: PlannerWaitingOn, value: waitingOn },
-      { key: PlannerWaitText, value: waiting ? toTextAttribute(clipWaitText(waitText(state, waitingOn))) : null },
+      { key: PlannerWaitText, value: waiting ? fitSearchAttribute(toTextAttribute(clipWaitText(waitText(state, waitingOn)))) : null },
       { key: PlannerTurn, value: waitingOn === 'human' ? (state.question?.turn ?? state.turn) : null },
       { key: PlannerWaitingSince, value: waiting ? waitingSince(state.unresolvedSend ? undefined : state.task.timestamp) : null },
     ]);
