@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Client } from '@temporalio/client';
 import { connectClient, connectWorker, temporalTarget } from '../runtime/temporal-connection';
 import { Runtime, Worker, DefaultLogger } from '@temporalio/worker';
-import { DISPATCH_TUNING, startDevServer } from '../deploy/dev/dev-server';
+import { DISPATCH_TUNING, startDevServer, type DynamicConfig } from '../deploy/dev/dev-server';
 
 const RUNS = Number(process.env.DISPATCH_RUNS ?? 50);
 const ACTIVITIES = Number(process.env.DISPATCH_ACTIVITIES ?? 3);
@@ -32,7 +32,7 @@ async function scheduledToStarted(client: Client, workflowId: string): Promise<n
   return gaps;
 }
 
-async function measure(name: string, tuning: Readonly<Record<string, number | string | boolean>>): Promise<void> {
+async function measure(name: string, tuning: DynamicConfig): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-dispatch-'));
   const server = await startDevServer({ dbFile: join(dir, 'temporal.sqlite'), uiPort: false, dispatchTuning: tuning });
   try {

@@ -7,6 +7,9 @@ import { connectClient, temporalTarget } from '../../runtime/temporal-connection
 import { plannerSearchAttributes, SEARCH_ATTRIBUTE_TYPE_NAMES } from '../../workflows/search-attributes';
 import { ensureTemporalCli } from './temporal-cli';
 
+/** Dynamic config values as the CLI's `--dynamic-config-value` takes them. */
+export type DynamicConfig = Readonly<Record<string, number | string | boolean>>;
+
 export interface DevServerOptions {
   dbFile: string;
   ip?: string;
@@ -18,7 +21,7 @@ export interface DevServerOptions {
   /** The Temporal CLI binary; default: ensureTemporalCli (found, or installed once into the user cache). */
   temporalCli?: string;
   /** Dynamic config for dispatch latency; default DISPATCH_TUNING ({} gives the server's own defaults). */
-  dispatchTuning?: Readonly<Record<string, number | string | boolean>>;
+  dispatchTuning?: DynamicConfig;
   /** Serve Prometheus metrics (requests, latencies, the `action` metric) on this port (the bench reads them). */
   metricsPort?: number;
   /** The UI decodes payloads through this codec server (`planner serve`'s /codec); the browser calls it. */
@@ -53,7 +56,7 @@ export async function freePort(ip = '127.0.0.1'): Promise<number> {
  * the dev server has one history shard and no clock skew between hosts. Keys: server v1.29.1
  * common/dynamicconfig/constants.go.
  */
-export const DISPATCH_TUNING: Readonly<Record<string, number | string | boolean>> = {
+export const DISPATCH_TUNING: DynamicConfig = {
   // Transfer queue, which hands every new workflow task and activity to matching: its reader may
   // poll 20 times a second per shard by default, so each step waited up to 50 ms for its turn.
   'history.transferProcessorMaxPollRPS': 1000,
