@@ -18,6 +18,7 @@
  */
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOptions } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { AsyncResource } from 'node:async_hooks';
 import { Agent, buildConnector } from 'undici';
 import { displayUrl } from './call-context';
 
@@ -67,6 +68,13 @@ export function refusalIn(err: unknown, depth = 0): OutboundRefusal | undefined 
   const cause = (err as { cause?: unknown }).cause;
   return cause !== undefined && cause !== err ? refusalIn(cause, depth + 1) : undefined;
 }
+
+/**
+ * The async context sockets are opened in: the one this module was loaded in, at start-up. A pooled
+ * socket outlives the request that opened it (a held stream may reuse it for days), and an async
+ * context keeps alive all it carries: in the worker, the activity that happened to connect first.
+ */
+const SOCKETS = new AsyncResource('a2a-planner.socket');
 
 /** The allow-list is malformed; the message names the entry. */
 export class OutboundPolicyConfigError extends Error {
@@ -201,10 +209,13 @@ export class OutboundPolicy {
     });
   };
 
-  /** An undici connector applying the policy before every socket (IP literals skip `lookup`). */
+  /**
+   * An undici connector applying the policy before every socket (IP literals skip `lookup`). The
+   * socket is opened in the process's own async context, not its first caller's.
+   */
   connector(o: { timeout?: number } = {}): buildConnector.connector {
     const base = buildConnector({ ...(o.timeout !== undefined ? { timeout: o.timeout } : {}), lookup: this.lookup } as buildConnector.BuildOptions);
-    return (opts, callback) => {
+    return (opts, callback) => SOCKETS.runInAsyncScope(() => {
       const host = normalHost(opts.hostname);
       if (isIP(host) !== 0) {
         const why = this.checkAddress(host, host);
@@ -214,7 +225,7 @@ export class OutboundPolicy {
         }
       }
       base(opts, callback);
-    };
+    });
   }
 
   /** A dispatcher for one-off requests (the alert webhook) under this policy. */

@@ -5,9 +5,11 @@
 // (workflows/watch-hub), and that hub workflow keeps the register of parked waits: when this
 // process dies, the hold times out and every wait it held is told to lease a watch again.
 // Written here rather than borrowed: no library holds many A2A streams and hands them over on a crash.
-import { Context, log } from '@temporalio/activity';
+import { AsyncResource } from 'node:async_hooks';
+import { Context } from '@temporalio/activity';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { msToNumber } from '@temporalio/common/lib/time';
+import type { Logger } from 'pino';
 import { A2AError, type A2AClient } from '../a2a';
 import { observeSignal, type Observation } from '../workflows/delegated-task/messages';
 import { RemoteTask, artifactKey } from '../workflows/delegated-task/remote-task';
@@ -54,12 +56,26 @@ export class SharedWatch {
   private readonly streams = new Map<string, ParkedStream>();
   private batch?: { changes: HubChanges; done: Promise<void> };
   private closed = false;
+  /**
+   * The async context the streams run in: the worker's, taken here at its start. A stream opened
+   * from inside an activity would otherwise carry that activity's context (its info, loggers,
+   * abort controller) in every promise, timer and socket of the stream for as long as it is held,
+   * which is days after the activity ended.
+   */
+  private readonly outsideActivities = new AsyncResource('a2a-planner.SharedWatch');
 
   constructor(
     private readonly agents: AgentDirectory,
     private readonly temporal: Client,
     readonly options: SharedWatchOptions,
+    /** The worker's logger: a stream's lines belong to no activity. */
+    readonly logger: Logger,
   ) {}
+
+  /** Runs `fn` in the worker's context rather than the calling activity's (`outsideActivities`). */
+  detached<T>(fn: () => T): T {
+    return this.outsideActivities.runInAsyncScope(fn);
+  }
 
   get size(): number {
     return this.streams.size;
@@ -82,7 +98,7 @@ export class SharedWatch {
       await this.record({ parked: [registered(req)], ended: [] });
       return { first, parked: true };
     } catch (err) {
-      log.warn('the watch hub did not take a parked wait; its lease keeps watching', { workflowId: req.workflowId, error: String(err) });
+      this.logger.warn({ workflowId: req.workflowId, error: String(err) }, 'the watch hub did not take a parked wait; its lease keeps watching');
       this.forget(stream);
       return { first, parked: false };
     }
@@ -111,7 +127,7 @@ export class SharedWatch {
             refused.push(w);
           } else if (!stream.moved) await this.record({ parked: [w], ended: [] });
         } catch (err) {
-          log.warn('could not adopt a parked wait; it leases a watch again', { workflowId: w.workflowId, error: String(err) });
+          this.logger.warn({ workflowId: w.workflowId, error: String(err) }, 'could not adopt a parked wait; it leases a watch again');
           refused.push(w);
         }
       }
@@ -128,14 +144,14 @@ export class SharedWatch {
     void this.temporal.workflow
       .getHandle(workflowId)
       .signal(rewatchSignal, { watchId })
-      .catch((err: unknown) => log.warn('a parked wait was not told to lease a watch again; its backstop poll remains', { workflowId, error: String(err) }));
+      .catch((err: unknown) => this.logger.warn({ workflowId, error: String(err) }, 'a parked wait was not told to lease a watch again; its backstop poll remains'));
   }
 
   /** A stream that ended (the task moved, or its workflow is gone): dropped here and in the register. */
   ended(stream: ParkedStream): void {
     if (!this.forget(stream)) return;
     const { workflowId, watchId } = stream.req;
-    this.record({ parked: [], ended: [{ workflowId, watchId }] }).catch((err: unknown) => log.warn('watch hub not told of an ended wait', { workflowId, error: String(err) }));
+    this.record({ parked: [], ended: [{ workflowId, watchId }] }).catch((err: unknown) => this.logger.warn({ workflowId, error: String(err) }, 'watch hub not told of an ended wait'));
   }
 
   /** Stops every stream (the worker is shutting down; the hub workflow hands the waits over). */
@@ -192,7 +208,7 @@ export class SharedWatch {
       } catch (err) {
         if (err instanceof WorkflowNotFoundError) return false;
         if (stopped()) return false;
-        log.warn('could not tell a parked wait of its task; retrying', { workflowId, error: String(err) });
+        this.logger.warn({ workflowId, error: String(err) }, 'could not tell a parked wait of its task; retrying');
         await delay(backoffMs);
         backoffMs = Math.min(backoffMs * 2, 30_000);
       }
@@ -228,12 +244,15 @@ class ParkedStream {
         clearTimeout(timer);
         resolve(o);
       };
-      void this.run(first).catch((err: unknown) => {
-        first(undefined);
-        if (this.abort.signal.aborted) return;
-        log.info('a parked stream cannot go on; its wait leases a watch again', { workflowId: this.req.workflowId, error: String(err) });
-        this.hub.handBack(this);
-      });
+      // The catch too: its promise waits as long as the stream, in the context it was made in.
+      this.hub.detached(() =>
+        void this.run(first).catch((err: unknown) => {
+          first(undefined);
+          if (this.abort.signal.aborted) return;
+          this.hub.logger.info({ workflowId: this.req.workflowId, error: String(err) }, 'a parked stream cannot go on; its wait leases a watch again');
+          this.hub.handBack(this);
+        }),
+      );
     });
   }
 

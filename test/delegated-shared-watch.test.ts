@@ -1,6 +1,8 @@
 // The shared watch: an approval round of an agent that streams but does not push parks on a stream
 // the worker holds under one heartbeat; a worker that dies hands all of its parked waits over to
 // another worker's shared watch, without a workflow task per wait.
+import { createHook } from 'node:async_hooks';
+import { asyncLocalStorage as activityContext } from '@temporalio/activity';
 import { WatchHubWorkflow } from '../workflows/watch-hub/workflow';
 import { parkedWaitsQuery } from '../workflows/watch-hub/messages';
 import { startDeployer, type AgentHandle } from './agents';
@@ -37,6 +39,31 @@ it('parks an approval round on the worker’s shared watch after its first lease
   await deployer.approve(s.taskId!);
   expect((await handle.result()).state).toBe('TASK_STATE_COMPLETED');
   expect(suite.sink.forWorkflow(handle.workflowId)).toHaveLength(1);
+});
+
+it('keeps nothing of the leases that parked its waits: no socket or long timer made in a lease’s context outlives it while its stream is held', async () => {
+  // The worker runs in this process. A socket or timer keeps the async context it was made in, and
+  // with it the activity (info, loggers, abort controller), for as long as a parked stream holds
+  // it: days. Timers of 30 s or less (a finished request's keep-alive) end on their own.
+  const madeInLease = new Map<number, string>();
+  const hook = createHook({
+    init(id, type, _trigger, resource) {
+      if (activityContext.getStore()?.info.activityType !== 'watchRemoteTask') return;
+      if (type === 'TCPWRAP' || (type === 'Timeout' && (resource as { _idleTimeout: number })._idleTimeout > 30_000)) madeInLease.set(id, type);
+    },
+    destroy: (id) => void madeInLease.delete(id),
+  }).enable();
+  try {
+    const handles = await Promise.all([0, 1, 2].map(() => suite.start({ agent: { name: 'deployer', url: deployer.baseUrl }, message: { text: DEPLOY }, policies: noBackstop })));
+    const waits = await Promise.all(handles.map((h) => waitForStatus(h, (x) => x.waitingOn === 'operator', 'AUTH_REQUIRED')));
+    for (const h of handles) await eventually(async () => (await held(h)) === 0 || undefined, `${h.workflowId} parked`);
+    // Parked: every lease has ended, and their streams are held by the worker's shared watch.
+    expect([...madeInLease.values()]).toEqual([]);
+    for (const w of waits) await deployer.approve(w.taskId!);
+    for (const h of handles) expect((await h.result()).state).toBe('TASK_STATE_COMPLETED');
+  } finally {
+    hook.disable();
+  }
 });
 
 describe('a worker killed while it holds parked waits', () => {

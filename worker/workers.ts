@@ -54,7 +54,7 @@ export async function createPlannerWorkers(config: PlannerConfig, logger: Logger
   const hubId = randomUUID();
   const hubQueue = `${config.PLANNER_TASK_QUEUE}-hub-${hubId}`;
   const sharedWatch = config.PLANNER_SHARED_WATCH === 'on'
-    ? new SharedWatch(agents, temporal, { hubId, taskQueue: config.PLANNER_TASK_QUEUE, hubQueue, heartbeatTimeout: config.PLANNER_SHARED_WATCH_HEARTBEAT as Duration, max: config.PLANNER_WATCH_SLOTS })
+    ? new SharedWatch(agents, temporal, { hubId, taskQueue: config.PLANNER_TASK_QUEUE, hubQueue, heartbeatTimeout: config.PLANNER_SHARED_WATCH_HEARTBEAT as Duration, max: config.PLANNER_WATCH_SLOTS }, logger)
     : undefined;
   const activities = createActivities({
     temporal,
