@@ -55,6 +55,8 @@ function registered(req: ParkRequest): ParkedWait {
 export class SharedWatch {
   private readonly streams = new Map<string, ParkedStream>();
   private batch?: { changes: HubChanges; done: Promise<void> };
+  /** Batches made and not yet delivered to the hub workflow. */
+  private undelivered = 0;
   private closed = false;
   /**
    * The async context the streams run in: the worker's, taken here at its start. A stream opened
@@ -79,6 +81,15 @@ export class SharedWatch {
 
   get size(): number {
     return this.streams.size;
+  }
+
+  /**
+   * No stream held, and the hub workflow told of every end: only then may the hold say 'empty'
+   * (the hub hands whatever its register still names over, and a wait whose end was still on its
+   * way would be adopted after it ended and told to lease a watch again).
+   */
+  get empty(): boolean {
+    return this.streams.size === 0 && this.undelivered === 0;
   }
 
   get hubWorkflowId(): string {
@@ -180,17 +191,20 @@ export class SharedWatch {
   private record(changes: HubChanges): Promise<void> {
     if (!this.batch) {
       const batch = { changes: { parked: [], ended: [] } as HubChanges, done: Promise.resolve() };
-      batch.done = new Promise<void>((resolve) => setTimeout(resolve, BATCH_MS)).then(async () => {
-        this.batch = undefined;
-        const input: WatchHubInput = { hubId: this.options.hubId, hubQueue: this.options.hubQueue, heartbeatTimeout: this.options.heartbeatTimeout };
-        await this.temporal.workflow.signalWithStart('WatchHubWorkflow', {
-          workflowId: this.hubWorkflowId,
-          taskQueue: this.options.taskQueue,
-          args: [input],
-          signal: hubChangesSignal,
-          signalArgs: [batch.changes],
-        });
-      });
+      this.undelivered++;
+      batch.done = new Promise<void>((resolve) => setTimeout(resolve, BATCH_MS))
+        .then(async () => {
+          this.batch = undefined;
+          const input: WatchHubInput = { hubId: this.options.hubId, hubQueue: this.options.hubQueue, heartbeatTimeout: this.options.heartbeatTimeout };
+          await this.temporal.workflow.signalWithStart('WatchHubWorkflow', {
+            workflowId: this.hubWorkflowId,
+            taskQueue: this.options.taskQueue,
+            args: [input],
+            signal: hubChangesSignal,
+            signalArgs: [batch.changes],
+          });
+        })
+        .finally(() => this.undelivered--);
       this.batch = batch;
     }
     this.batch.changes.parked.push(...changes.parked);
@@ -354,7 +368,7 @@ export function createWatchHubActivities(temporal: Client, shared: SharedWatch |
       if (!shared || shared.options.hubId !== hubId) throw new Error(`this worker holds no watch hub ${hubId}`);
       const end = Date.now() + holdMs;
       while (Date.now() < end) {
-        if (shared.size === 0) return 'empty';
+        if (shared.empty) return 'empty';
         ctx.heartbeat(shared.size);
         await ctx.sleep(Math.min(1_000, end - Date.now()));
       }
