@@ -1,4 +1,4 @@
-import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import { defineSearchAttributeKey, SearchAttributeType, type SearchAttributeUpdatePair } from '@temporalio/common';
 
 // Attributes that make the inbox one visibility query: "what waits on whom", and what it asks.
 // Every one is set in the same upsert as the others, so the inbox costs no extra history events.
@@ -66,6 +66,15 @@ export function fitSearchAttribute(value: string): string {
     end += ch.length;
   }
   return `${value.slice(0, end)}…`;
+}
+
+/**
+ * What a workflow upserts, every string value fitted (fitSearchAttribute): the server terminates a
+ * run for one value over its limit, whichever attribute and whoever wrote it, so every upsert goes
+ * through here.
+ */
+export function fitted(pairs: SearchAttributeUpdatePair[]): SearchAttributeUpdatePair[] {
+  return pairs.map((p) => (typeof p.value === 'string' ? ({ ...p, value: fitSearchAttribute(p.value) } as SearchAttributeUpdatePair) : p));
 }
 
 /** One character's bytes in a JSON string in UTF-8 (an escape where JSON needs one; at most, for controls). */

@@ -6,7 +6,7 @@ import { getExternalWorkflowHandle, log, setCurrentDetails, upsertSearchAttribut
 import type { DelegatedTask } from './input';
 import type { DelegatedTaskStatus, RefusedAnswer, WaitingOn, WatchProblem } from './messages';
 import type { RemoteTask } from './remote-task';
-import { A2aAgent, A2aTaskId, A2aTaskState, PlanId, PlanStep, PlannerTurn, PlannerWaitText, PlannerWaitingOn, PlannerWaitingSince, WAIT_TEXT_MAX, fitSearchAttribute, toTextAttribute } from '../search-attributes';
+import { A2aAgent, A2aTaskId, A2aTaskState, PlanId, PlanStep, PlannerTurn, PlannerWaitText, PlannerWaitingOn, PlannerWaitingSince, WAIT_TEXT_MAX, fitted, toTextAttribute } from '../search-attributes';
 import { stepChangedSignal } from '../plan/messages';
 
 /** What a delegation shows of itself (the Delegation class, read only). */
@@ -45,18 +45,17 @@ export class Publisher {
     this.published = details;
     // What the inbox shows travels in the same upsert: one visibility call lists every wait.
     const waiting = waitingOn !== 'none';
-    upsertSearchAttributes([
+    upsertSearchAttributes(fitted([
       { key: A2aAgent, value: input.agent.name },
       ...(input.planId ? [{ key: PlanId, value: input.planId }] : []),
       ...(input.stepId ? [{ key: PlanStep, value: input.stepId }] : []),
-      // What an agent wrote is fitted to the server's limit on a value (over it, the server ends the run).
-      ...(state.task.taskId ? [{ key: A2aTaskId, value: fitSearchAttribute(state.task.taskId) }] : []),
+      ...(state.task.taskId ? [{ key: A2aTaskId, value: state.task.taskId }] : []),
       ...(state.task.state ? [{ key: A2aTaskState, value: state.task.state }] : []),
       { key: PlannerWaitingOn, value: waitingOn },
-      { key: PlannerWaitText, value: waiting ? fitSearchAttribute(toTextAttribute(clipWaitText(waitText(state, waitingOn)))) : null },
+      { key: PlannerWaitText, value: waiting ? toTextAttribute(clipWaitText(waitText(state, waitingOn))) : null },
       { key: PlannerTurn, value: waitingOn === 'human' ? (state.question?.turn ?? state.turn) : null },
       { key: PlannerWaitingSince, value: waiting ? waitingSince(state.unresolvedSend ? undefined : state.task.timestamp) : null },
-    ]);
+    ]));
     setCurrentDetails(details);
     // A plan's step tells its plan, which shows the most urgent wait among its steps.
     if (this.parentWorkflowId && input.stepId) {

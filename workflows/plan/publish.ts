@@ -7,7 +7,7 @@ import type { PlanTaskRecord } from './a2a-task';
 import type { PlanPushRecord } from './a2a-push';
 import type { PlanStatus } from './messages';
 import type { PlanRunState } from './state';
-import { A2aTaskState, PlanId, PlannerWaitingOn, PlannerWaitingSince } from '../search-attributes';
+import { A2aTaskState, PlanId, PlannerWaitingOn, PlannerWaitingSince, fitted } from '../search-attributes';
 
 /** The plan as the Temporal UI's current details show it: one line per step, what waits on whom. */
 export function renderPlanDetails(plan: PlanStatus): string {
@@ -47,11 +47,11 @@ export class PlanPublisher {
     if (details === this.published && !moved) return;
     this.published = details;
     const { task } = this;
-    upsertSearchAttributes([
+    upsertSearchAttributes(fitted([
       { key: PlanId, value: this.plan.planId },
       { key: PlannerWaitingOn, value: this.plan.waitingOn() },
       ...(task ? [{ key: A2aTaskState, value: task.status.state }, { key: PlannerWaitingSince, value: new Date(task.status.timestamp!) }] : []),
-    ]);
+    ]));
     setCurrentDetails(details);
   }
 }

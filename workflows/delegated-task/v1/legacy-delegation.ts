@@ -23,7 +23,7 @@ import type { PlannerActivities, SendOutcome } from '../../../activities';
 import type { DelegatedTask, DeadlinePolicy } from '../input';
 import type { Answer, AnswerResult, DelegatedTaskStatus, Observation } from '../messages';
 import { RemoteTask } from './remote-task';
-import { A2aAgent, A2aTaskId, A2aTaskState, PlanId, PlannerWaitingOn } from '../../search-attributes';
+import { A2aAgent, A2aTaskId, A2aTaskState, PlanId, PlannerWaitingOn, fitted } from '../../search-attributes';
 
 type Acts = PlannerActivities;
 
@@ -155,13 +155,13 @@ export class LegacyDelegation {
     const details = describeWait(input.agent.name, task, waitingOn, this.turn);
     if (details === this.published) return; // nothing new: no commands, no history events
     this.published = details;
-    upsertSearchAttributes([
+    upsertSearchAttributes(fitted([
       { key: A2aAgent, value: input.agent.name },
       ...(input.planId ? [{ key: PlanId, value: input.planId }] : []),
       ...(task.taskId ? [{ key: A2aTaskId, value: task.taskId }] : []),
       ...(task.state ? [{ key: A2aTaskState, value: task.state }] : []),
       { key: PlannerWaitingOn, value: waitingOn },
-    ]);
+    ]));
     setCurrentDetails(details);
   }
 
