@@ -5,6 +5,7 @@ import { createHook } from 'node:async_hooks';
 import { asyncLocalStorage as activityContext } from '@temporalio/activity';
 import { WatchHubWorkflow } from '../workflows/watch-hub/workflow';
 import { parkedWaitsQuery } from '../workflows/watch-hub/messages';
+import { jemallocPath } from '../worker/allocator';
 import { startDeployer, type AgentHandle } from './agents';
 import { startChildWorker, uniqueQueue } from './harness/planner';
 import { itReplaysItsHistories, plannerSuite } from './support/suite';
@@ -75,6 +76,8 @@ describe('a worker killed while it holds parked waits', () => {
     const env = { PLANNER_ALERT_SINKS: 'webhook', PLANNER_ALERT_WEBHOOK_URL: sink.url };
     let worker = await startChildWorker(queue, env);
     try {
+      // A worker holding thousands of streams gives freed memory back (worker/allocator.ts).
+      expect(worker.output()).toContain(`"allocator":"${jemallocPath() ? 'jemalloc' : 'system'}"`);
       const handles = await Promise.all([0, 1, 2].map(() => start(suite.client, queue, { agent: { name: 'deployer', url: agent.baseUrl }, message: { text: DEPLOY }, policies: noBackstop })));
       suite.track(...handles.map((h) => h.workflowId));
       const waits = await Promise.all(handles.map((h) => waitForStatus(h, (x) => x.waitingOn === 'operator', 'AUTH_REQUIRED')));

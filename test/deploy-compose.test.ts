@@ -96,5 +96,10 @@ describe('docker-compose.yml agrees with planner cluster up', () => {
     expect(dockerfile).toMatch(/^USER node$/m);
     const bundle = svc('worker').environment!.PLANNER_WORKFLOW_BUNDLE!;
     expect(dockerfile).toContain(`COPY --from=build /app/dist/workflow-bundle.js ${bundle}`);
+    // The runtime stage runs on jemalloc (worker/allocator.ts): installed, and preloaded from where it was linked.
+    const preload = /^ENV LD_PRELOAD=(\S+)$/m.exec(dockerfile.split(/^FROM .* AS runtime$/m)[1] ?? '')?.[1];
+    expect(preload).toMatch(/libjemalloc\.so\.2$/);
+    expect(dockerfile).toMatch(/apt-get install [^\n]*libjemalloc2/);
+    expect(dockerfile).toContain(` ${preload}`);
   });
 });

@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { SOURCE_ROOT } from '../runtime/source-root';
+import { withWorkerAllocator } from './allocator';
 
 const ROOT = SOURCE_ROOT;
 
@@ -17,7 +18,7 @@ export interface WorkerProcess {
 }
 
 export async function spawnWorker(env: NodeJS.ProcessEnv, nodeArgs: string[] = []): Promise<WorkerProcess> {
-  return spawnReady(join('worker', 'main.ts'), env, 'worker running', nodeArgs);
+  return spawnReady(join('worker', 'main.ts'), withWorkerAllocator(env), 'worker running', nodeArgs);
 }
 
 /**

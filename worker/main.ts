@@ -5,6 +5,7 @@
 import { createLogger, installRuntime, logFormatFor } from '../runtime/logger';
 import { loadConfig } from '../runtime/config';
 import { temporalTarget } from '../runtime/temporal-connection';
+import { runningAllocator } from './allocator';
 import { createPlannerWorkers } from './workers';
 
 export async function runWorker(): Promise<void> {
@@ -26,7 +27,7 @@ export async function runWorker(): Promise<void> {
   }
   const target = temporalTarget(config);
   logger.info(
-    { temporal: target.describe, taskQueue: config.PLANNER_TASK_QUEUE, ...(config.PLANNER_METRICS_ADDRESS ? { metrics: `http://${config.PLANNER_METRICS_ADDRESS}/metrics` } : {}) },
+    { temporal: target.describe, taskQueue: config.PLANNER_TASK_QUEUE, allocator: runningAllocator(), ...(config.PLANNER_METRICS_ADDRESS ? { metrics: `http://${config.PLANNER_METRICS_ADDRESS}/metrics` } : {}) },
     'worker running',
   );
   await planner.run();
