@@ -6,22 +6,13 @@
 // the worker is SIGKILLed and a new one started: the time until every approval is subscribed to
 // again is the hand-over. BENCH_PARKED_PUSH=1: the deployer offers push notifications, so its
 // approval rounds park on push (nothing held by the worker, so nothing to hand over).
-import { readFileSync } from 'node:fs';
 import { answerTask, startDelegatedTask } from '../client/delegated-task';
 import { startCodeReviewer, startDeployer } from '../demo/agents';
 import { DIFF } from './lib/baseline';
 import { diff, frontendRequests, rssMiB, scrape, startWorker, sum, type BenchEnv, type BenchWorker } from './lib/env';
 import { pool, size, sleep, until, type Record } from './lib/runner';
 import { parkedWaitsQuery } from '../workflows/watch-hub/messages';
-
-/** The allocator the worker runs with (worker/allocator.ts): what its memory figures depend on. */
-function allocatorOf(pid: number): string {
-  try {
-    return readFileSync(`/proc/${pid}/maps`, 'utf8').includes('libjemalloc') ? 'jemalloc' : "glibc's malloc (libjemalloc2 not installed)";
-  } catch {
-    return 'unknown';
-  }
-}
+import { runningAllocator } from '../worker/allocator';
 
 /** The waits the running watch hubs of this queue hold (their register). */
 async function parkedOnHubs(env: BenchEnv, taskQueue: string): Promise<number> {
@@ -65,7 +56,8 @@ export async function runParked(env: BenchEnv, record: Record, taskQueue: string
     if (samples.length % 30 === 0) console.error(`bench:   parked ${sample.s.toFixed(0)} s: ${phase}, ${sample.parked}/${n} alerted, ${resumed} resumed, worker ${sample.workerMiB.toFixed(0)} MiB, server ${sample.serverMiB.toFixed(0)} MiB`);
   }, 1000);
   const before = { worker: rssMiB(worker.pid), server: rssMiB(env.server.pid) };
-  const allocator = allocatorOf(worker.pid);
+  // What the memory figures depend on (worker/allocator.ts): 'system' is glibc's malloc, libjemalloc2 not installed.
+  const allocator = runningAllocator(worker.pid);
   try {
     const handles = await pool(Array.from({ length: n }, (_, i) => i), startsInFlight, (i) => {
       const input = i % 2 === 0
@@ -125,7 +117,7 @@ export async function runParked(env: BenchEnv, record: Record, taskQueue: string
     const kind = push ? ', approvals parked on push' : ', approvals parked on the shared watch';
     record.add({ section: '3 parked', metric: `time to park ${n} tasks (½ input, ½ auth${kind})`, unit: 's', planner: parkS, note: `${(n / parkS).toFixed(0)} tasks/s` });
     const perTaskKiB = ((parkedRss.worker - before.worker) * 1024) / n;
-    record.add({ section: '3 parked', metric: `worker RSS, ${n} parked${kind}`, unit: 'MiB', planner: parkedRss.worker, note: `${before.worker.toFixed(0)} MiB before; ${perTaskKiB.toFixed(0)} KiB per task; ${allocator}`, goal: n >= 10_000 ? '≤ 50 KiB per task, ≤ 500 MiB above idle, at 10,000' : undefined, met: n >= 10_000 ? perTaskKiB <= 50 && parkedRss.worker - before.worker <= 500 : undefined });
+    record.add({ section: '3 parked', metric: `worker RSS, ${n} parked${kind}`, unit: 'MiB', planner: parkedRss.worker, note: `${before.worker.toFixed(0)} MiB before; ${perTaskKiB.toFixed(0)} KiB per task; allocator ${allocator}`, goal: n >= 10_000 ? '≤ 50 KiB per task, ≤ 500 MiB above idle, at 10,000' : undefined, met: n >= 10_000 ? perTaskKiB <= 50 && parkedRss.worker - before.worker <= 500 : undefined });
     // V8 keeps the heap it grew while parking and gives it back over the quiet minute after (its
     // memory reducer): the lowest sample of the hold is what the parked waits themselves keep.
     record.add({ section: '3 parked', metric: `worker RSS, ${n} parked, settled (lowest sample of the ${heldS.toFixed(0)} s hold)`, unit: 'MiB', planner: settled, note: `${(((settled - before.worker) * 1024) / n).toFixed(0)} KiB per task above the ${before.worker.toFixed(0)} MiB before` });

@@ -26,10 +26,10 @@ export function withWorkerAllocator(env: NodeJS.ProcessEnv, exists: (path: strin
   return lib ? { ...env, LD_PRELOAD: lib } : env;
 }
 
-/** The allocator this process runs with, for the worker's start line: what is mapped, not what was asked. */
-export function runningAllocator(): 'jemalloc' | 'system' {
+/** The allocator a process (this one by default) runs with: what is mapped, not what was asked. */
+export function runningAllocator(pid: number | 'self' = 'self'): 'jemalloc' | 'system' {
   try {
-    return readFileSync('/proc/self/maps', 'utf8').includes('libjemalloc') ? 'jemalloc' : 'system';
+    return readFileSync(`/proc/${pid}/maps`, 'utf8').includes('libjemalloc') ? 'jemalloc' : 'system';
   } catch {
     return 'system'; // not Linux
   }
