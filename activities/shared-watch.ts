@@ -30,7 +30,7 @@ export interface Parking {
 
 export interface SharedWatchOptions {
   hubId: string;
-  /** The main task queue, where the hub workflow runs. */
+  /** The hubs queue, polled by every worker, where the hub workflow and its hand-over run. */
   taskQueue: string;
   /** The queue only this worker polls, where the hold activity runs. */
   hubQueue: string;

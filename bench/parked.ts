@@ -13,11 +13,12 @@ import { diff, frontendRequests, rssMiB, scrape, startWorker, sum, type BenchEnv
 import { pool, size, sleep, until, type Record } from './lib/runner';
 import { parkedWaitsQuery } from '../workflows/watch-hub/messages';
 import { runningAllocator } from '../worker/allocator';
+import { loadConfig } from '../runtime/config';
 
 /** The waits the running watch hubs of this queue hold (their register). */
 async function parkedOnHubs(env: BenchEnv, taskQueue: string): Promise<number> {
   let total = 0;
-  for await (const wf of env.client.workflow.list({ query: `WorkflowType = 'WatchHubWorkflow' AND ExecutionStatus = 'Running' AND TaskQueue = '${taskQueue}'` })) {
+  for await (const wf of env.client.workflow.list({ query: `WorkflowType = 'WatchHubWorkflow' AND ExecutionStatus = 'Running' AND TaskQueue = '${taskQueue}-hubs'` })) {
     total += await env.client.workflow.getHandle(wf.workflowId).query(parkedWaitsQuery);
   }
   return total;
@@ -94,7 +95,7 @@ export async function runParked(env: BenchEnv, record: Record, taskQueue: string
       await until(`${approvals.size} approvals subscribed to again`, () => new Set(again().map((x) => x.taskId)).size >= approvals.size, Math.max(120_000, n * 60), 100);
       handOverS = (Date.now() - killedAt) / 1000;
       const firstS = (Math.min(...again().map((x) => x.at)) - killedAt) / 1000;
-      handOverNote = `new worker running after ${readyS.toFixed(1)} s; first wait subscribed again after ${firstS.toFixed(1)} s; hold heartbeat timeout ${process.env.PLANNER_SHARED_WATCH_HEARTBEAT ?? '8s'}`;
+      handOverNote = `new worker running after ${readyS.toFixed(1)} s; first wait subscribed again after ${firstS.toFixed(1)} s; hold heartbeat timeout ${loadConfig(process.env).PLANNER_SHARED_WATCH_HEARTBEAT}`;
     }
 
     // Resume every one: answers through the client library, approvals by POST.

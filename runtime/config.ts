@@ -78,12 +78,17 @@ const ConfigSchema = z.object({
    * push park on streams the worker holds under one heartbeat. 'off': each keeps a heartbeating lease.
    */
   PLANNER_SHARED_WATCH: z.enum(['on', 'off']).default('on'),
-  /** How long the shared watch may go without a heartbeat before its waits are handed to another worker. */
-  PLANNER_SHARED_WATCH_HEARTBEAT: duration.default('8s'),
+  /**
+   * How long the shared watch may go without a heartbeat before its waits are handed to another
+   * worker. 4 s (one heartbeat per 3.2 s, ~189,000 a worker-week, whatever the number of waits):
+   * with the hubs' 1 s sticky timeout and the streams' opening, a SIGKILL hands 5,000 waits over
+   * within 10 s (docs/benchmarks.md).
+   */
+  PLANNER_SHARED_WATCH_HEARTBEAT: duration.default('4s'),
   /**
    * How long a cached workflow's next task waits for this worker before any worker takes it (the
    * SDK's stickyQueueScheduleToStartTimeout): after a SIGKILL, every workflow the dead worker had
-   * cached waits this long first, the hand-over of its parked waits included. Half the SDK's 10 s:
+   * cached waits this long first (the watch hubs wait 1 s: worker/workers.ts). Half the SDK's 10 s:
    * a task that misses it is replayed elsewhere, and these histories are short.
    */
   PLANNER_STICKY_TIMEOUT: duration.default('5s'),

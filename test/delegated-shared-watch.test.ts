@@ -82,7 +82,8 @@ describe('a worker killed while it holds parked waits', () => {
       suite.track(...handles.map((h) => h.workflowId));
       const waits = await Promise.all(handles.map((h) => waitForStatus(h, (x) => x.waitingOn === 'operator', 'AUTH_REQUIRED')));
       for (const h of handles) await eventually(async () => (await held(h)) === 0 || undefined, `${h.workflowId} parked`);
-      const hubs = await list(`WorkflowType = 'WatchHubWorkflow' AND ExecutionStatus = 'Running' AND TaskQueue = '${queue}'`);
+      // The hub runs on the hubs queue, whose short sticky timeout lets a live worker take it soon after the kill.
+      const hubs = await list(`WorkflowType = 'WatchHubWorkflow' AND ExecutionStatus = 'Running' AND TaskQueue = '${queue}-hubs'`);
       expect(hubs).toHaveLength(1);
       const hub = suite.client.workflow.getHandle<typeof WatchHubWorkflow>(hubs[0]!);
       expect(await hub.query(parkedWaitsQuery)).toBe(3);

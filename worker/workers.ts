@@ -1,6 +1,7 @@
 // The planner's workers: one on the main queue (workflows, sends, cancels, alerts), one on the
-// watch queue, whose slots are many because each watch lease holds one mostly idle stream, and one
-// on this process's own queue, where the shared watch's hold heartbeats for the streams it keeps.
+// watch queue, whose slots are many because each watch lease holds one mostly idle stream, one
+// on this process's own queue, where the shared watch's hold heartbeats for the streams it keeps,
+// and one on the hubs queue, where every process runs the watch hub workflows and their hand-overs.
 import { randomUUID } from 'node:crypto';
 import { Client } from '@temporalio/client';
 import type { Duration } from '@temporalio/common';
@@ -53,8 +54,9 @@ export async function createPlannerWorkers(config: PlannerConfig, logger: Logger
   // Named per process: a restarted worker is a new hub, and the dead one's waits are handed over.
   const hubId = randomUUID();
   const hubQueue = `${config.PLANNER_TASK_QUEUE}-hub-${hubId}`;
+  const hubsQueue = `${config.PLANNER_TASK_QUEUE}-hubs`;
   const sharedWatch = config.PLANNER_SHARED_WATCH === 'on'
-    ? new SharedWatch(agents, temporal, { hubId, taskQueue: config.PLANNER_TASK_QUEUE, hubQueue, heartbeatTimeout: config.PLANNER_SHARED_WATCH_HEARTBEAT as Duration, max: config.PLANNER_WATCH_SLOTS }, logger)
+    ? new SharedWatch(agents, temporal, { hubId, taskQueue: hubsQueue, hubQueue, heartbeatTimeout: config.PLANNER_SHARED_WATCH_HEARTBEAT as Duration, max: config.PLANNER_WATCH_SLOTS }, logger)
     : undefined;
   const activities = createActivities({
     temporal,
@@ -70,6 +72,8 @@ export async function createPlannerWorkers(config: PlannerConfig, logger: Logger
     webhookSecret: config.PLANNER_WEBHOOK_SECRET,
     sharedWatch,
   });
+  // handOverWatches stays on the main queue too: hub workflows started before the hubs queue
+  // existed run there, and schedule their hand-overs there.
   const { watchTask, watchRemoteTask, holdWatchHub, ...mainActivities } = activities;
   const main = await Worker.create({
     connection,
@@ -107,7 +111,28 @@ export async function createPlannerWorkers(config: PlannerConfig, logger: Logger
   const hub = sharedWatch
     ? await Worker.create({ connection, namespace, taskQueue: hubQueue, dataConverter, activities: { holdWatchHub }, maxConcurrentActivityTaskPolls: 1, shutdownGraceTime: 0 })
     : undefined;
-  const workers = hub ? [main, watch, hub] : [main, watch];
+  // A dead worker's hub workflow learns of the death on its sticky queue, where nobody polls any
+  // more: its next task waits out the sticky timeout before a live worker replays it. The main
+  // queue's 5 s protects busy plans from replays; the hubs, a few small workflows whose poller is
+  // always free, can fall back after 1 s, so a SIGKILL hands 5,000 waits over within 10 s.
+  const hubs = sharedWatch
+    ? await Worker.create({
+        connection,
+        namespace,
+        taskQueue: hubsQueue,
+        ...workflowSource,
+        dataConverter,
+        activities: { handOverWatches: activities.handOverWatches },
+        interceptors: tracingWorkerInterceptors(tracing),
+        sinks: tracingSinks(tracing),
+        stickyQueueScheduleToStartTimeout: '1s',
+        // Its sticky queue and the shared one: the fewest polls the SDK splits between the two.
+        maxConcurrentWorkflowTaskPolls: 2,
+        maxConcurrentActivityTaskPolls: 1,
+        shutdownGraceTime: config.PLANNER_SHUTDOWN_GRACE as WorkerOptions['shutdownGraceTime'],
+      })
+    : undefined;
+  const workers = hub && hubs ? [main, watch, hub, hubs] : [main, watch];
   return {
     workers,
     shutdown: () => {

@@ -83,8 +83,11 @@ export const WatchPolicySchema = z.object({
    * the alert (when an approval is most likely) hands the watch over within seconds.
    */
   firstHeartbeatTimeout: DurationSchema.default('10s'),
-  /** How long that first, fast-heartbeat lease lasts. */
-  firstLease: DurationSchema.default('5m'),
+  /**
+   * How long that first, fast-heartbeat lease lasts (~15 heartbeats); then an approval round on an
+   * agent that streams parks on the worker's shared watch.
+   */
+  firstLease: DurationSchema.default('2m'),
   /** A watch ends and is renewed after this long: new activity code and rebalancing take effect. */
   lease: DurationSchema.default('6h'),
   /** While a question waits (no activity held), GetTask this often to notice a task that ended at the agent. */
