@@ -18,6 +18,13 @@ import { tracingClientInterceptors, tracingSinks, tracingWorkerInterceptors } fr
 import { startTracing } from '../runtime/tracing';
 import { bundlePlannerWorkflows } from './workflow-bundle';
 
+/**
+ * At most this many long polls on a queue. The SDK (1.24) reads only the poller behaviours: its
+ * `maxConcurrent*TaskPolls` are ignored, and every queue got 10 polls, each a server request a
+ * minute while idle (test/worker-pollers.test.ts).
+ */
+const polls = (maximum: number): NonNullable<WorkerOptions['activityTaskPollerBehavior']> => ({ type: 'simple-maximum', maximum });
+
 export interface PlannerWorkers {
   workers: Worker[];
   /** Runs until shutdown() (or a fatal error), then closes connections. */
@@ -88,8 +95,8 @@ export async function createPlannerWorkers(config: PlannerConfig, logger: Logger
     stickyQueueScheduleToStartTimeout: config.PLANNER_STICKY_TIMEOUT as Duration,
     maxConcurrentWorkflowTaskExecutions: config.PLANNER_WORKFLOW_SLOTS,
     maxConcurrentActivityTaskExecutions: config.PLANNER_ACTIVITY_SLOTS,
-    maxConcurrentWorkflowTaskPolls: Math.min(config.PLANNER_WORKFLOW_POLLERS, config.PLANNER_WORKFLOW_SLOTS),
-    maxConcurrentActivityTaskPolls: Math.min(config.PLANNER_ACTIVITY_POLLERS, config.PLANNER_ACTIVITY_SLOTS),
+    workflowTaskPollerBehavior: polls(Math.min(config.PLANNER_WORKFLOW_POLLERS, config.PLANNER_WORKFLOW_SLOTS)),
+    activityTaskPollerBehavior: polls(Math.min(config.PLANNER_ACTIVITY_POLLERS, config.PLANNER_ACTIVITY_SLOTS)),
     // A send in flight finishes (its result recorded) rather than being cut and reconciled by another worker.
     shutdownGraceTime: config.PLANNER_SHUTDOWN_GRACE as WorkerOptions['shutdownGraceTime'],
   });
@@ -102,14 +109,14 @@ export async function createPlannerWorkers(config: PlannerConfig, logger: Logger
     interceptors: tracingWorkerInterceptors(tracing),
     maxConcurrentActivityTaskExecutions: config.PLANNER_WATCH_SLOTS,
     // Activities that hold streams for weeks must not cost a poller each; a few pollers fill many slots.
-    maxConcurrentActivityTaskPolls: Math.min(config.PLANNER_WATCH_POLLERS, config.PLANNER_WATCH_SLOTS),
+    activityTaskPollerBehavior: polls(Math.min(config.PLANNER_WATCH_POLLERS, config.PLANNER_WATCH_SLOTS)),
     // A watch never finishes on its own: it is cancelled after 2 s and its retry resumes the
     // wait on another worker (a watch keeps nothing that GetTask cannot tell again).
     shutdownGraceTime: '2s',
   });
   // The hold is cancelled at once on shutdown, so the hub hands the waits over while others still run.
   const hub = sharedWatch
-    ? await Worker.create({ connection, namespace, taskQueue: hubQueue, dataConverter, activities: { holdWatchHub }, maxConcurrentActivityTaskPolls: 1, shutdownGraceTime: 0 })
+    ? await Worker.create({ connection, namespace, taskQueue: hubQueue, dataConverter, activities: { holdWatchHub }, activityTaskPollerBehavior: polls(1), shutdownGraceTime: 0 })
     : undefined;
   // A dead worker's hub workflow learns of the death on its sticky queue, where nobody polls any
   // more: its next task waits out the sticky timeout before a live worker replays it. The main
@@ -127,8 +134,8 @@ export async function createPlannerWorkers(config: PlannerConfig, logger: Logger
         sinks: tracingSinks(tracing),
         stickyQueueScheduleToStartTimeout: '1s',
         // Its sticky queue and the shared one: the fewest polls the SDK splits between the two.
-        maxConcurrentWorkflowTaskPolls: 2,
-        maxConcurrentActivityTaskPolls: 1,
+        workflowTaskPollerBehavior: polls(2),
+        activityTaskPollerBehavior: polls(1),
         shutdownGraceTime: config.PLANNER_SHUTDOWN_GRACE as WorkerOptions['shutdownGraceTime'],
       })
     : undefined;
