@@ -14,6 +14,7 @@ import { pool, size, sleep, until, type Record } from './lib/runner';
 import { parkedWaitsQuery } from '../workflows/watch-hub/messages';
 import { runningAllocator } from '../worker/allocator';
 import { loadConfig } from '../runtime/config';
+import { tsToMs } from '@temporalio/common/lib/time';
 
 /** The waits the running watch hubs of this queue hold (their register). */
 async function parkedOnHubs(env: BenchEnv, taskQueue: string): Promise<number> {
@@ -22,6 +23,26 @@ async function parkedOnHubs(env: BenchEnv, taskQueue: string): Promise<number> {
     total += await env.client.workflow.getHandle(wf.workflowId).query(parkedWaitsQuery);
   }
   return total;
+}
+
+async function runningHubs(env: BenchEnv, taskQueue: string): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const wf of env.client.workflow.list({ query: `WorkflowType = 'WatchHubWorkflow' AND ExecutionStatus = 'Running' AND TaskQueue = '${taskQueue}-hubs'` })) ids.push(wf.workflowId);
+  return ids;
+}
+
+/** Where a dead hub's hand-over spent its time, from its history: seconds after the kill. */
+async function handOverSteps(env: BenchEnv, hubs: string[], killedAt: number): Promise<string> {
+  const steps: string[] = [];
+  for (const id of hubs) {
+    const events = (await env.client.workflow.getHandle(id).fetchHistory()).events ?? [];
+    const at = (e: (typeof events)[number] | undefined): string => (e?.eventTime ? ((tsToMs(e.eventTime) - killedAt) / 1000).toFixed(1) : '?');
+    const timedOut = events.findIndex((e) => e.activityTaskTimedOutEventAttributes || e.activityTaskFailedEventAttributes);
+    const started = events.slice(timedOut).find((e) => e.workflowTaskStartedEventAttributes);
+    const handOver = events.slice(timedOut).find((e) => e.activityTaskScheduledEventAttributes);
+    steps.push(`hub of ${timedOut} events: hold timed out ${at(events[timedOut])} s, replayed ${at(started)} s, hand-over scheduled ${at(handOver)} s`);
+  }
+  return steps.join('; ');
 }
 
 export interface MemorySample {
@@ -89,6 +110,7 @@ export async function runParked(env: BenchEnv, record: Record, taskQueue: string
     let handOverNote = '';
     if (!push) {
       const approvals = new Set(env.bot.alerts.filter((a) => a.planId === planId && a.kind === 'auth').map((a) => a.taskId));
+      const hubs = await runningHubs(env, taskQueue);
       const killedAt = Date.now();
       worker.child.kill('SIGKILL');
       worker = await startWorker(env, taskQueue);
@@ -97,7 +119,7 @@ export async function runParked(env: BenchEnv, record: Record, taskQueue: string
       await until(`${approvals.size} approvals subscribed to again`, () => new Set(again().map((x) => x.taskId)).size >= approvals.size, Math.max(120_000, n * 60), 100);
       handOverS = (Date.now() - killedAt) / 1000;
       const firstS = (Math.min(...again().map((x) => x.at)) - killedAt) / 1000;
-      handOverNote = `new worker running after ${readyS.toFixed(1)} s; first wait subscribed again after ${firstS.toFixed(1)} s; hold heartbeat timeout ${loadConfig(process.env).PLANNER_SHARED_WATCH_HEARTBEAT}`;
+      handOverNote = `new worker running after ${readyS.toFixed(1)} s; ${await handOverSteps(env, hubs, killedAt)}; first wait subscribed again after ${firstS.toFixed(1)} s; hold heartbeat timeout ${loadConfig(process.env).PLANNER_SHARED_WATCH_HEARTBEAT}`;
     }
 
     // Resume every one: answers through the client library, approvals by POST.
