@@ -25,17 +25,18 @@ async function parkedOnHubs(env: BenchEnv, taskQueue: string): Promise<number> {
   return total;
 }
 
-async function runningHubs(env: BenchEnv, taskQueue: string): Promise<string[]> {
-  const ids: string[] = [];
-  for await (const wf of env.client.workflow.list({ query: `WorkflowType = 'WatchHubWorkflow' AND ExecutionStatus = 'Running' AND TaskQueue = '${taskQueue}-hubs'` })) ids.push(wf.workflowId);
-  return ids;
+/** The runs that hold the register now (a hub continues as new after its hand-over). */
+async function runningHubs(env: BenchEnv, taskQueue: string): Promise<Array<{ workflowId: string; runId: string }>> {
+  const runs: Array<{ workflowId: string; runId: string }> = [];
+  for await (const wf of env.client.workflow.list({ query: `WorkflowType = 'WatchHubWorkflow' AND ExecutionStatus = 'Running' AND TaskQueue = '${taskQueue}-hubs'` })) runs.push({ workflowId: wf.workflowId, runId: wf.runId });
+  return runs;
 }
 
 /** Where a dead hub's hand-over spent its time, from its history: seconds after the kill. */
-async function handOverSteps(env: BenchEnv, hubs: string[], killedAt: number): Promise<string> {
+async function handOverSteps(env: BenchEnv, hubs: Array<{ workflowId: string; runId: string }>, killedAt: number): Promise<string> {
   const steps: string[] = [];
-  for (const id of hubs) {
-    const events = (await env.client.workflow.getHandle(id).fetchHistory()).events ?? [];
+  for (const { workflowId, runId } of hubs) {
+    const events = (await env.client.workflow.getHandle(workflowId, runId).fetchHistory()).events ?? [];
     const at = (e: (typeof events)[number] | undefined): string => (e?.eventTime ? ((tsToMs(e.eventTime) - killedAt) / 1000).toFixed(1) : '?');
     const timedOut = events.findIndex((e) => e.activityTaskTimedOutEventAttributes || e.activityTaskFailedEventAttributes);
     const started = events.slice(timedOut).find((e) => e.workflowTaskStartedEventAttributes);
