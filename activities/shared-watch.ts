@@ -41,8 +41,13 @@ export interface SharedWatchOptions {
 
 /** How long the first frame of a parking stream may take before the lease watches by itself instead. */
 const FIRST_FRAME_MS = 10_000;
-/** Registrations that arrive within this long travel in one signal. */
-const BATCH_MS = 50;
+/**
+ * Registrations that arrive within this long travel in one signal. Each signal is four events of
+ * the hub's history, which a hand-over replays first: at 50 ms, 5,000 waits parked at 45 a second
+ * made 5,604 events and 3 s of replay after a SIGKILL (docs/benchmarks.md); a lease returns this
+ * much later, once its wait is registered.
+ */
+const BATCH_MS = 500;
 /** Streams a hand-over opens at once. */
 const ADOPT_LANES = 64;
 
