@@ -120,8 +120,8 @@ export async function createPlannerWorkers(config: PlannerConfig, logger: Logger
     : undefined;
   // A dead worker's hub workflow learns of the death on its sticky queue, where nobody polls any
   // more: its next task waits out the sticky timeout before a live worker replays it. The main
-  // queue's 5 s protects busy plans from replays; the hubs, a few small workflows whose poller is
-  // always free, can fall back after 1 s, so a SIGKILL hands 5,000 waits over within 10 s.
+  // queue's 5 s protects busy plans from replays; the hubs, a few workflows whose sticky poll is
+  // always waiting, fall back after 0.5 s: a dead hub is replayed 0.5 s after its hold times out.
   const hubs = sharedWatch
     ? await Worker.create({
         connection,
@@ -132,7 +132,7 @@ export async function createPlannerWorkers(config: PlannerConfig, logger: Logger
         activities: { handOverWatches: activities.handOverWatches },
         interceptors: tracingWorkerInterceptors(tracing),
         sinks: tracingSinks(tracing),
-        stickyQueueScheduleToStartTimeout: '1s',
+        stickyQueueScheduleToStartTimeout: '500ms',
         // Its sticky queue and the shared one: the fewest polls the SDK splits between the two.
         workflowTaskPollerBehavior: polls(2),
         activityTaskPollerBehavior: polls(1),
