@@ -81,14 +81,14 @@ const ConfigSchema = z.object({
   /**
    * How long the shared watch may go without a heartbeat before its waits are handed to another
    * worker. 4 s (one heartbeat per 3.2 s, ~189,000 a worker-week, whatever the number of waits):
-   * with the hubs' 0.5 s sticky timeout, a SIGKILL hands 5,000 waits over in 9–11 s, most of it
+   * with the hubs' 0.5 s sticky timeout, a SIGKILL hands 5,000 waits over in 8–11 s, most of it
    * opening their streams again (docs/benchmarks.md).
    */
   PLANNER_SHARED_WATCH_HEARTBEAT: duration.default('4s'),
   /**
    * How long a cached workflow's next task waits for this worker before any worker takes it (the
    * SDK's stickyQueueScheduleToStartTimeout): after a SIGKILL, every workflow the dead worker had
-   * cached waits this long first (the watch hubs wait 1 s: worker/workers.ts). Half the SDK's 10 s:
+   * cached waits this long first (the watch hubs wait 0.5 s: worker/workers.ts). Half the SDK's 10 s:
    * a task that misses it is replayed elsewhere, and these histories are short.
    */
   PLANNER_STICKY_TIMEOUT: duration.default('5s'),
