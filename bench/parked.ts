@@ -160,6 +160,11 @@ export async function runParked(env: BenchEnv, record: Record, taskQueue: string
     record.data.parked = { n, parkS, holdS: heldS, load, before, parkedRss, handOverS, resumeS, completed, samples };
     if (completed !== n) throw new Error(`parked: only ${completed} of ${n} completed`);
     return worker;
+  } catch (err) {
+    // The worker started after the kill is the caller's to stop only when this returns it: a run
+    // that failed after the kill left it running, orphaned, after the bench had exited.
+    if (worker !== first) await worker.stop();
+    throw err;
   } finally {
     clearInterval(sampler);
     await Promise.all([reviewer.close(), deployer.close()]);
