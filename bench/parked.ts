@@ -16,20 +16,18 @@ import { runningAllocator } from '../worker/allocator';
 import { loadConfig } from '../runtime/config';
 import { tsToMs } from '@temporalio/common/lib/time';
 
-/** The waits the running watch hubs of this queue hold (their register). */
-async function parkedOnHubs(env: BenchEnv, taskQueue: string): Promise<number> {
-  let total = 0;
-  for await (const wf of env.client.workflow.list({ query: `WorkflowType = 'WatchHubWorkflow' AND ExecutionStatus = 'Running' AND TaskQueue = '${taskQueue}-hubs'` })) {
-    total += await env.client.workflow.getHandle(wf.workflowId).query(parkedWaitsQuery);
-  }
-  return total;
-}
-
 /** The runs that hold the register now (a hub continues as new after its hand-over). */
 async function runningHubs(env: BenchEnv, taskQueue: string): Promise<Array<{ workflowId: string; runId: string }>> {
   const runs: Array<{ workflowId: string; runId: string }> = [];
   for await (const wf of env.client.workflow.list({ query: `WorkflowType = 'WatchHubWorkflow' AND ExecutionStatus = 'Running' AND TaskQueue = '${taskQueue}-hubs'` })) runs.push({ workflowId: wf.workflowId, runId: wf.runId });
   return runs;
+}
+
+/** The waits the running watch hubs of this queue hold (their register). */
+async function parkedOnHubs(env: BenchEnv, taskQueue: string): Promise<number> {
+  let total = 0;
+  for (const { workflowId, runId } of await runningHubs(env, taskQueue)) total += await env.client.workflow.getHandle(workflowId, runId).query(parkedWaitsQuery);
+  return total;
 }
 
 /** Where a dead hub's hand-over spent its time, from its history: seconds after the kill. */
@@ -39,6 +37,10 @@ async function handOverSteps(env: BenchEnv, hubs: Array<{ workflowId: string; ru
     const events = (await env.client.workflow.getHandle(workflowId, runId).fetchHistory()).events ?? [];
     const at = (e: (typeof events)[number] | undefined): string => (e?.eventTime ? ((tsToMs(e.eventTime) - killedAt) / 1000).toFixed(1) : '?');
     const timedOut = events.findIndex((e) => e.activityTaskTimedOutEventAttributes || e.activityTaskFailedEventAttributes);
+    if (timedOut < 0) {
+      steps.push(`hub of ${events.length} events: its hold did not time out`);
+      continue;
+    }
     const started = events.slice(timedOut).find((e) => e.workflowTaskStartedEventAttributes);
     const handOver = events.slice(timedOut).find((e) => e.activityTaskScheduledEventAttributes);
     steps.push(`hub of ${timedOut} events: hold timed out ${at(events[timedOut])} s, replayed ${at(started)} s, hand-over scheduled ${at(handOver)} s`);
