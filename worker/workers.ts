@@ -63,7 +63,7 @@ export async function createPlannerWorkers(config: PlannerConfig, logger: Logger
   const hubQueue = `${config.PLANNER_TASK_QUEUE}-hub-${hubId}`;
   const hubsQueue = `${config.PLANNER_TASK_QUEUE}-hubs`;
   const sharedWatch = config.PLANNER_SHARED_WATCH === 'on'
-    ? new SharedWatch(agents, temporal, { hubId, taskQueue: hubsQueue, hubQueue, heartbeatTimeout: config.PLANNER_SHARED_WATCH_HEARTBEAT as Duration, max: config.PLANNER_WATCH_SLOTS }, logger)
+    ? new SharedWatch(agents, temporal, { hubId, hubsQueue, hubQueue, heartbeatTimeout: config.PLANNER_SHARED_WATCH_HEARTBEAT as Duration, max: config.PLANNER_WATCH_SLOTS }, logger)
     : undefined;
   const activities = createActivities({
     temporal,
