@@ -11,6 +11,7 @@ import { startChildWorker, type ChildWorker } from './harness/planner';
 import { call, OPERATOR_TOKEN, startChildApi, type ChildApi } from './support/api';
 import { DIFF, waitForStatus } from './support/delegated';
 import { plannerSuite } from './support/suite';
+import { refusingPort } from './support/refusing-port';
 import { eventually } from './support/wait';
 
 const suite = plannerSuite('metrics', () => ({}), { workers: false });
@@ -93,8 +94,8 @@ it('a task waiting on a human shows as a wait with its age, an A2A call and an a
 }, 180_000);
 
 it('an unreachable agent counts its failed calls by outcome', async () => {
-  const closed = await freePort();
-  const handle = await suite.start({ agent: { name: 'nobody-home', url: `http://127.0.0.1:${closed}` }, message: { text: 'hello?' } });
+  const closed = await refusingPort();
+  const handle = await suite.start({ agent: { name: 'nobody-home', url: `http://127.0.0.1:${closed.port}` }, message: { text: 'hello?' } });
   const text = await eventually(
     async () => {
       const t = await scrape(workerMetrics);
@@ -108,6 +109,7 @@ it('an unreachable agent counts its failed calls by outcome', async () => {
   expect(line).toMatch(/method="SendMessage"/);
   expect(line).not.toMatch(/outcome="ok"/);
   await handle.terminate('metrics test done');
+  await closed.close();
 }, 120_000);
 
 it('planner serve counts API requests by route pattern and status on its own endpoint', async () => {

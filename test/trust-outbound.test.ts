@@ -19,6 +19,7 @@ import { startDeployer, type AgentHandle } from './agents';
 import { apiEnv, call, startApi } from './support/api';
 import { DEPLOY, waitForStatus } from './support/delegated';
 import { scratchDir } from './support/scratch';
+import { refusingPort } from './support/refusing-port';
 import { itReplaysItsHistories, plannerSuite } from './support/suite';
 import { eventually } from './support/wait';
 import { statusQuery } from '../workflows/delegated-task/messages';
@@ -233,8 +234,8 @@ it("5. the card's URLs come from PLANNER_PUBLIC_URL; without it the card says Va
 
 it('6. /readyz checks Temporal, a read while Temporal is down is a 503 (not a 500), and no 503 names its address; /healthz is liveness', async () => {
   expect((await call(api.url, 'GET', '/readyz', { token: null })).body).toEqual({ ready: true });
-  const { freePort } = await import('../deploy/dev/dev-server');
-  const nowhere = `127.0.0.1:${await freePort()}`;
+  const closed = await refusingPort();
+  const nowhere = `127.0.0.1:${closed.port}`;
   const connection = Connection.lazy({ address: nowhere });
   const temporal = new Client({ connection, namespace: 'default' });
   const down = await startServer({ config: loadConfig(apiEnv(suite.queue, { TEMPORAL_ADDRESS: nowhere })), temporal, logger: pino({ level: 'silent' }), port: 0 });
@@ -255,6 +256,7 @@ it('6. /readyz checks Temporal, a read while Temporal is down is a 503 (not a 50
   } finally {
     await down.close();
     await connection.close().catch(() => undefined);
+    await closed.close();
   }
 });
 
