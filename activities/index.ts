@@ -7,7 +7,7 @@ import { createCancelRemoteTask } from './cancel-task';
 import { createDeliverUpstreamPush } from './deliver-push';
 import { createPushConfigActivities } from './push-config';
 import type { PushSettings } from './push-token';
-import { createSendMessage } from './send-message';
+import { createSendMessage, sendOutcomeOf } from './send-message';
 import { createWatchTask } from './v1/watch-task';
 import { createWatchRemoteTask } from './watch-task';
 import { createGetRemoteTask } from './get-task';
@@ -31,7 +31,7 @@ export function createActivities(deps: ActivityDeps) {
   const alertOperator = createAlertOperator(deps.alerts, deps.logger);
   return {
     // Each A2A call counted by agent, method and outcome (activities/metrics.ts).
-    sendMessage: countA2aCall('SendMessage', createSendMessage(deps.agents, alertOperator)),
+    sendMessage: countA2aCall('SendMessage', createSendMessage(deps.agents, alertOperator), sendOutcomeOf),
     /** v1 workflows' watch, kept while any of them is open (activities/v1/watch-task.ts). */
     watchTask: createWatchTask(deps.agents, deps.temporal),
     watchRemoteTask: countA2aCall('SubscribeToTask', createWatchRemoteTask(deps.agents, deps.temporal, alertOperator, deps.push, deps.sharedWatch)),

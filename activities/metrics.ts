@@ -24,17 +24,23 @@ function outcomeOf(err: unknown): string {
   return err instanceof Error ? err.name : 'error';
 }
 
-/** An A2A activity counted by agent, A2A method and outcome (`ok` or the failure type) as it ends. */
-export function countA2aCall<I extends { agent: { name: string } }, O>(method: string, fn: (input: I) => Promise<O>): (input: I) => Promise<O> {
+/**
+ * An A2A activity counted by agent, A2A method and outcome (`ok` or the failure type) as it ends.
+ * `resultOutcome` reads a result that is not a plain success: an outcome of its own, or null for
+ * an attempt that made no call (a local send that left the send to its activity).
+ */
+export function countA2aCall<I extends { agent: { name: string } }, O>(method: string, fn: (input: I) => Promise<O>, resultOutcome: (result: O) => string | null = () => 'ok'): (input: I) => Promise<O> {
   return async (input: I) => {
-    let outcome = 'ok';
+    let outcome: string | null = 'ok';
     try {
-      return await fn(input);
+      const result = await fn(input);
+      outcome = resultOutcome(result);
+      return result;
     } catch (err) {
       outcome = outcomeOf(err);
       throw err;
     } finally {
-      meter()?.createCounter(A2A_CALLS, undefined, 'A2A calls to agents, by agent, method and outcome').add(1, { agent: input.agent.name, method, outcome });
+      if (outcome !== null) meter()?.createCounter(A2A_CALLS, undefined, 'A2A calls to agents, by agent, method and outcome').add(1, { agent: input.agent.name, method, outcome });
     }
   };
 }

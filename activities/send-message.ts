@@ -97,6 +97,18 @@ const SendProgressSchema = z.object({ taskId: z.string().min(1).optional(), cont
 const RECONCILE_WINDOW_MS = 10 * 60_000;
 const LIST_PAGES = 5;
 
+/**
+ * A send's outcome on the calls metric: a local attempt that deferred made no SendMessage (none is
+ * counted; its activity's attempt is), one that handed over failed after the agent named its task,
+ * and a retry that could not tell whether an earlier attempt arrived sent nothing.
+ */
+export function sendOutcomeOf(o: SendOutcome): string | null {
+  if (o.deferred) return null;
+  if (o.handOver) return 'HandedOver';
+  if (o.unresolved) return 'Unresolved';
+  return 'ok';
+}
+
 export function createSendMessage(agents: AgentDirectory, alertOperator: (alert: Alert) => Promise<void>) {
   return async function sendMessage(input: SendInput): Promise<SendOutcome> {
     const ctx = Context.current();
