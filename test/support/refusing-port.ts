@@ -1,6 +1,5 @@
 // A loopback port that stays ours and resets every connection. A port probed free and then
-// released is no "nowhere" in a parallel run: another suite's agent may bind it and answer
-// (the metrics suite once counted an `ok` SendMessage to its unreachable agent that way).
+// released is no "nowhere" in a parallel run: another suite's server may bind it and answer.
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 
