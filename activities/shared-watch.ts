@@ -392,7 +392,15 @@ export function createWatchHubActivities(temporal: Client, shared: SharedWatch |
      */
     async handOverWatches({ waits }: { hubId: string; waits: ParkedWait[] }): Promise<void> {
       const ctx = Context.current();
-      const refused = shared ? await shared.adopt(waits, () => ctx.heartbeat()) : waits;
+      // A heartbeat per wait crossed into the SDK's native side 5,000 times (~4 % of the adoption's
+      // CPU in a profile): one every 500 ms tells Temporal the same.
+      let lastBeat = 0;
+      const beat = (): void => {
+        if (Date.now() - lastBeat < 500) return;
+        lastBeat = Date.now();
+        ctx.heartbeat();
+      };
+      const refused = shared ? await shared.adopt(waits, beat) : waits;
       let next = 0;
       const lane = async (): Promise<void> => {
         while (next < refused.length) {
@@ -402,7 +410,7 @@ export function createWatchHubActivities(temporal: Client, shared: SharedWatch |
           } catch (err) {
             if (!(err instanceof WorkflowNotFoundError)) throw err;
           }
-          ctx.heartbeat();
+          beat();
         }
       };
       await Promise.all(Array.from({ length: 16 }, lane));
