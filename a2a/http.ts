@@ -4,7 +4,7 @@
  * request/response and the opening of an event stream. Everything that can fail here is
  * turned into an A2AError by errors/ before it leaves this module.
  */
-import { Agent, type Dispatcher } from 'undici';
+import { Agent, Client, type Dispatcher } from 'undici';
 import { invalidResponse } from './errors';
 import { errorFromHttpStatus, isJsonContentType } from './errors/decode';
 import { toA2AError, type AbortState } from './errors/transport';
@@ -45,7 +45,7 @@ export interface HttpTransportOptions {
   timeouts?: Timeouts;
   /** How long an idle keep-alive socket stays in the pool. */
   keepAliveMs?: number;
-  /** Upper bound on sockets per origin (streams hold one each). Unlimited by default. */
+  /** Upper bound on pooled sockets per origin (a held stream has its own, outside the pool). Unlimited by default. */
   connectionsPerOrigin?: number;
   /**
    * Which addresses may be connected to, checked on every new socket after DNS (outbound-policy.ts).
@@ -69,17 +69,23 @@ export interface HttpRequest {
   body?: string;
 }
 
-/** A keep-alive pool per origin. Share one between clients to share their connections. */
+/**
+ * A keep-alive pool per origin, and a connection of its own for each held stream. Share one
+ * between clients to share their connections.
+ */
 export class HttpTransport {
   readonly timeouts: Required<Timeouts>;
   private readonly agent: Agent;
+  private readonly connect: ReturnType<OutboundPolicy['connector']>;
+  private readonly held = new Set<Client>();
   private closing: Promise<void> | undefined;
 
   constructor(o: HttpTransportOptions = {}) {
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...stripUndefined(o.timeouts ?? {}) };
+    this.connect = (o.policy ?? outboundPolicy()).connector({ timeout: this.timeouts.connectMs });
     this.agent = new Agent({
       // Redirects are never followed: undici's Agent has no redirect handling unless asked for.
-      connect: (o.policy ?? outboundPolicy()).connector({ timeout: this.timeouts.connectMs }),
+      connect: this.connect,
       headersTimeout: this.timeouts.headersMs,
       bodyTimeout: this.timeouts.bodyMs,
       keepAliveTimeout: o.keepAliveMs ?? 30_000,
@@ -88,13 +94,18 @@ export class HttpTransport {
     });
   }
 
-  /** Raw undici request; the caller owns (must consume or destroy) the body. */
+  /**
+   * Raw undici request; the caller owns (must consume or destroy) the body. `held`: a stream that
+   * may stay open for days goes on a connection of its own, closed with its body, because undici's
+   * pool looks through every connection it holds for a free one on each request: with 5,000 parked
+   * streams in it, opening them cost quadratic time and every request to that agent paid for all.
+   */
   send(
     req: HttpRequest,
-    o: { signal?: AbortSignal | undefined; headersTimeout?: number; bodyTimeout?: number } = {},
+    o: { signal?: AbortSignal | undefined; headersTimeout?: number; bodyTimeout?: number; held?: boolean } = {},
   ): Promise<Dispatcher.ResponseData> {
     const url = new URL(req.url);
-    return this.agent.request({
+    const options: Dispatcher.RequestOptions = {
       origin: url.origin,
       path: `${url.pathname}${url.search}`,
       method: req.method,
@@ -103,7 +114,27 @@ export class HttpTransport {
       signal: o.signal ?? null,
       headersTimeout: o.headersTimeout ?? this.timeouts.headersMs,
       bodyTimeout: o.bodyTimeout ?? this.timeouts.bodyMs,
-    });
+    };
+    return o.held ? this.sendHeld(url.origin, options) : this.agent.request(options);
+  }
+
+  private async sendHeld(origin: string, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData> {
+    if (this.closing) throw new Error('the HTTP transport is closed');
+    const client = new Client(origin, { connect: this.connect, pipelining: 1 });
+    this.held.add(client);
+    const release = (): void => {
+      this.held.delete(client);
+      client.destroy().catch(() => undefined);
+    };
+    try {
+      const res = await client.request(options);
+      if (res.body.destroyed) release();
+      else res.body.once('close', release);
+      return res;
+    } catch (e) {
+      release();
+      throw e;
+    }
   }
 
   /** Lets in-flight requests finish for up to `graceMs`, then drops every socket. */
@@ -115,6 +146,9 @@ export class HttpTransport {
       const done = await Promise.race([graceful, expired]);
       if (timer) clearTimeout(timer);
       if (!done) await this.agent.destroy().catch(() => undefined);
+      // A held stream never finishes on its own: its reader has stopped by now, or is cut here.
+      await Promise.all([...this.held].map((c) => c.destroy().catch(() => undefined)));
+      this.held.clear();
     })();
     return this.closing;
   }
@@ -250,6 +284,8 @@ export interface StreamOpenOptions {
   maxResponseBytes?: number | undefined;
   /** Sent instead when the first request gets 405 (REST subscribe: POST vs GET, spec A8). */
   on405?: HttpRequest | undefined;
+  /** A stream that may stay open for days (SubscribeToTask): on a connection of its own (HttpTransport.send). */
+  held?: boolean | undefined;
 }
 
 /**
@@ -269,10 +305,10 @@ export async function openEventStream(
   let res: Dispatcher.ResponseData | undefined;
   try {
     // bodyTimeout 0: silence on a stream is governed by the SSE reader's idle timeout.
-    res = await transport.send(req, { signal: o.signal, bodyTimeout: 0 });
+    res = await transport.send(req, { signal: o.signal, bodyTimeout: 0, held: o.held === true });
     if (res.statusCode === 405 && o.on405) {
       await res.body.dump().catch(() => undefined);
-      res = await transport.send(o.on405, { signal: o.signal, bodyTimeout: 0 });
+      res = await transport.send(o.on405, { signal: o.signal, bodyTimeout: 0, held: o.held === true });
     }
     const contentType = headerValue(res.headers, 'content-type');
     if (res.statusCode >= 200 && res.statusCode < 300 && /^text\/event-stream\b/i.test(contentType.trim())) return res;
