@@ -6,7 +6,7 @@
 // the worker is SIGKILLed and a new one started: the time until every approval is subscribed to
 // again is the hand-over. BENCH_PARKED_PUSH=1: the deployer offers push notifications, so its
 // approval rounds park on push (nothing held by the worker, so nothing to hand over).
-import { answerTask, startDelegatedTask } from '../client/delegated-task';
+import { answerTask, resolveSend, startDelegatedTask } from '../client/delegated-task';
 import { startCodeReviewer, startDeployer } from '../demo/agents';
 import { DIFF } from './lib/baseline';
 import { diff, frontendRequests, rssMiB, scrape, startWorker, sum, type BenchEnv, type BenchWorker } from './lib/env';
@@ -71,7 +71,13 @@ export async function runParked(env: BenchEnv, record: Record, taskQueue: string
   // The wait each task parked in: its question or approval alert (any other alert is counted apart).
   const waitAlerts = () => env.bot.alerts.filter((a) => a.planId === planId && (a.kind === 'input' || a.kind === 'auth'));
   const alerted = (): number => new Set(waitAlerts().map((a) => a.workflowId)).size;
-  env.bot.onAlert = () => undefined; // nobody answers while they park
+  // Nobody answers while they park. A first message whose reply was lost (a connection reset under
+  // the load of parking) is resent, as its operator would; it stays on the row of other alerts.
+  env.bot.onAlert = (a) => {
+    if (a.planId === planId && a.kind === 'unresolved') {
+      void resolveSend(env.client, a.workflowId, { action: 'resend' }).catch((e: unknown) => console.error(`bench: resend ${a.workflowId}: ${String(e)}`));
+    }
+  };
   const samples: MemorySample[] = [];
   let phase: MemorySample['phase'] = 'parking';
   const t0 = Date.now();
