@@ -81,7 +81,7 @@ const ConfigSchema = z.object({
   /**
    * How long the shared watch may go without a heartbeat before its waits are handed to another
    * worker. 4 s (one heartbeat per 3.2 s, ~189,000 a worker-week, whatever the number of waits):
-   * with the hubs' 0.5 s sticky timeout, a SIGKILL hands 5,000 waits over in 8–11 s, most of it
+   * with the hubs' 0.5 s sticky timeout, a SIGKILL hands 5,000 waits over in 8–10 s, most of it
    * opening their streams again (docs/benchmarks.md).
    */
   PLANNER_SHARED_WATCH_HEARTBEAT: duration.default('4s'),
