@@ -16,24 +16,25 @@ export function checkDelegatedTaskInput(raw: DelegatedTaskInput): CheckedInput {
   return parsed.success ? { ok: true, task: parsed.data } : { ok: false, problem: describeIssues(parsed.error, raw) };
 }
 
+// The predicates below are the schema's rules in plain code; the plan's check (plan/check-input.ts) uses them too.
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** Only these keys (zod strips others, so an input with others is left to zod), `required` all present. */
-const keysWithin = (o: Obj, allowed: readonly string[], required: readonly string[] = []): boolean =>
+export const keysWithin = (o: Obj, allowed: readonly string[], required: readonly string[] = []): boolean =>
   Object.keys(o).every((k) => allowed.includes(k)) && required.every((k) => o[k] !== undefined);
-const optional = (v: unknown, check: (v: unknown) => boolean): boolean => v === undefined || check(v);
-const nonEmpty = (v: unknown): boolean => typeof v === 'string' && v.length > 0;
-const oneOf = (values: readonly string[]) => (v: unknown): boolean => typeof v === 'string' && values.includes(v);
-const intAtLeast = (min: number, max = Number.MAX_SAFE_INTEGER) => (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= min && (v as number) <= max;
+export const optional = (v: unknown, check: (v: unknown) => boolean): boolean => v === undefined || check(v);
+export const nonEmpty = (v: unknown): boolean => typeof v === 'string' && v.length > 0;
+export const oneOf = (values: readonly string[]) => (v: unknown): boolean => typeof v === 'string' && values.includes(v);
+export const intAtLeast = (min: number, max = Number.MAX_SAFE_INTEGER) => (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= min && (v as number) <= max;
 
 // The same rules as DurationSchema, AgentRefSchema, ... in delegated-task-input.ts.
 const DURATION = /^\d+(\.\d+)?\s*(ms|s|m|h|d)$/;
-const isDuration = (v: unknown): boolean =>
+export const isDuration = (v: unknown): boolean =>
   (Number.isSafeInteger(v) && (v as number) > 0) || (typeof v === 'string' && DURATION.test(v) && Number.parseFloat(v) > 0);
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
+export const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+export const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
 
-function isHttpUrl(v: unknown): boolean {
+export function isHttpUrl(v: unknown): boolean {
   if (typeof v !== 'string' || /^[a-z]+:\/\/[^/?#]*@/i.test(v)) return false;
   try {
     const u = new URL(v);
@@ -64,7 +65,7 @@ const isMessage = (m: unknown): boolean =>
   optional(m.contextId, nonEmpty) &&
   optional(m.referenceTaskIds, (r) => Array.isArray(r) && r.every(nonEmpty));
 
-const isDeadline = (d: unknown): boolean =>
+export const isDeadline = (d: unknown): boolean =>
   isObj(d) &&
   keysWithin(d, ['after', 'onDeadline', 'remindEvery'], ['after', 'onDeadline']) &&
   isDuration(d.after) &&
@@ -73,7 +74,7 @@ const isDeadline = (d: unknown): boolean =>
 
 const WATCH_DURATIONS = ['pollInitial', 'pollMax', 'idleTimeout', 'heartbeatTimeout', 'firstHeartbeatTimeout', 'firstLease', 'lease', 'inputPoll', 'inputPollMax', 'unreachableAfter', 'coalesce', 'pushBackstop'];
 const WATCH_KEYS = [...WATCH_DURATIONS, 'mode', 'onUnreachable', 'maxEmptyCloses', 'push'];
-const isWatch = (w: unknown): boolean =>
+export const isWatch = (w: unknown): boolean =>
   isObj(w) &&
   keysWithin(w, WATCH_KEYS, WATCH_KEYS) &&
   WATCH_DURATIONS.every((k) => isDuration(w[k])) &&

@@ -6,6 +6,7 @@ import type { Duration as TemporalDuration } from '@temporalio/common';
 import { z } from 'zod';
 import { AnyVersionAgentCardSchema } from '../../a2a/compat/v0_3/card';
 import type { Artifact, Message, TaskState } from '../../a2a/schema';
+import { POLICY_DEFAULTS, WATCH_DEFAULTS } from './defaults';
 
 const DURATION = /^\d+(\.\d+)?\s*(ms|s|m|h|d)$/;
 export const DurationSchema = z
@@ -71,48 +72,48 @@ export type DeadlinePolicy = z.infer<typeof DeadlinePolicySchema>;
 
 export const WatchPolicySchema = z.object({
   /** auto: stream when the card says it can, else poll. */
-  mode: z.enum(['auto', 'stream', 'poll']).default('auto'),
-  pollInitial: DurationSchema.default('1s'),
-  pollMax: DurationSchema.default('30s'),
+  mode: z.enum(['auto', 'stream', 'poll']).default(WATCH_DEFAULTS.mode),
+  pollInitial: DurationSchema.default(WATCH_DEFAULTS.pollInitial),
+  pollMax: DurationSchema.default(WATCH_DEFAULTS.pollMax),
   /** A silent stream is checked with GetTask after this long, then resubscribed. */
-  idleTimeout: DurationSchema.default('5m'),
+  idleTimeout: DurationSchema.default(WATCH_DEFAULTS.idleTimeout),
   /** How soon a crashed worker's watch is retried elsewhere; each watch heartbeats every third of it. */
-  heartbeatTimeout: DurationSchema.default('2m'),
+  heartbeatTimeout: DurationSchema.default(WATCH_DEFAULTS.heartbeatTimeout),
   /**
    * The first lease of every wait heartbeats this often instead, so a worker that dies right after
    * the alert (when an approval is most likely) hands the watch over within seconds.
    */
-  firstHeartbeatTimeout: DurationSchema.default('10s'),
+  firstHeartbeatTimeout: DurationSchema.default(WATCH_DEFAULTS.firstHeartbeatTimeout),
   /**
    * How long that first, fast-heartbeat lease lasts (~15 heartbeats); then an approval round on an
    * agent that streams parks on the worker's shared watch.
    */
-  firstLease: DurationSchema.default('2m'),
+  firstLease: DurationSchema.default(WATCH_DEFAULTS.firstLease),
   /** A watch ends and is renewed after this long: new activity code and rebalancing take effect. */
-  lease: DurationSchema.default('6h'),
+  lease: DurationSchema.default(WATCH_DEFAULTS.lease),
   /** While a question waits (no activity held), GetTask this often to notice a task that ended at the agent. */
-  inputPoll: DurationSchema.default('10m'),
+  inputPoll: DurationSchema.default(WATCH_DEFAULTS.inputPoll),
   /**
    * The poll's interval grows with the question's age (half of it) up to this: a question a person
    * leaves for a week costs ~20 polls, not 1,008 (deadlines.ts inputPollMs).
    */
-  inputPollMax: DurationSchema.default('24h'),
+  inputPollMax: DurationSchema.default(WATCH_DEFAULTS.inputPollMax),
   /** Watching that has failed this long (agent unreachable) alerts the operator (kind `unreachable`). */
-  unreachableAfter: DurationSchema.default('5m'),
+  unreachableAfter: DurationSchema.default(WATCH_DEFAULTS.unreachableAfter),
   /** After that alert: keep trying with a slow backoff (`alert`), or fail the task (`fail`). */
-  onUnreachable: z.enum(['alert', 'fail']).default('alert'),
+  onUnreachable: z.enum(['alert', 'fail']).default(WATCH_DEFAULTS.onUnreachable),
   /** Streams that close this many times in a row bringing nothing new: poll instead, for the rest of the lease. */
-  maxEmptyCloses: z.number().int().min(1).default(5),
+  maxEmptyCloses: z.number().int().min(1).default(WATCH_DEFAULTS.maxEmptyCloses),
   /** A change that needs no action is signalled after this quiet time, so a burst costs one signal. */
-  coalesce: DurationSchema.default('200ms'),
+  coalesce: DurationSchema.default(WATCH_DEFAULTS.coalesce),
   /**
    * With push notifications registered, a slow GetTask poll stays on as a backstop (an approval
    * round parked on push: this at first, growing with the round's age). Push is the watch; at 1 min
    * the backstop polls of 5,000 parked approvals kept two cores busy (docs/benchmarks.md).
    */
-  pushBackstop: DurationSchema.default('10m'),
+  pushBackstop: DurationSchema.default(WATCH_DEFAULTS.pushBackstop),
   /** Register push notifications when the agent supports them and the planner has a webhook URL. */
-  push: z.boolean().default(true),
+  push: z.boolean().default(WATCH_DEFAULTS.push),
 });
 export type WatchPolicy = z.infer<typeof WatchPolicySchema>;
 
@@ -124,20 +125,20 @@ export const PoliciesSchema = z.object({
    * watching it in that state): an agent stuck working is otherwise watched for as long as it says
    * it works. By default the operator is reminded after a day, and every day after.
    */
-  working: DeadlinePolicySchema.default({ after: '24h', onDeadline: 'remind' }),
+  working: DeadlinePolicySchema.default({ ...POLICY_DEFAULTS.working }),
   /** The whole task, from its start to its end, whatever it waits on (none by default). */
   total: DeadlinePolicySchema.optional(),
-  maxAuthRounds: z.number().int().min(1).default(5),
+  maxAuthRounds: z.number().int().min(1).default(POLICY_DEFAULTS.maxAuthRounds),
   watch: WatchPolicySchema.default(WatchPolicySchema.parse({})),
   /** Upper bound for one blocking SendMessage call. */
-  sendTimeout: DurationSchema.default('5m'),
+  sendTimeout: DurationSchema.default(POLICY_DEFAULTS.sendTimeout),
   /** Continue as new once a run's history has this many events (or when Temporal suggests it). */
-  historyBudget: z.number().int().min(100).max(40_000).default(5_000),
+  historyBudget: z.number().int().min(100).max(40_000).default(POLICY_DEFAULTS.historyBudget),
   /**
    * The reply to the first message was lost and the agent cannot tell whether it got it: `ask` alerts
    * the operator and waits for a decision (`planner resolve`); `resend` sends again (may duplicate).
    */
-  onAmbiguousSend: z.enum(['ask', 'resend']).default('ask'),
+  onAmbiguousSend: z.enum(['ask', 'resend']).default(POLICY_DEFAULTS.onAmbiguousSend),
 });
 export type Policies = z.infer<typeof PoliciesSchema>;
 

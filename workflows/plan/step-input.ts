@@ -1,7 +1,8 @@
 // What the plan's steps start from: PlanWorkflow's input checked on entry (the same checks a plan
 // file passes before it is started), each step's DelegatedTaskWorkflow input rendered from it and
 // from earlier steps' outputs, and the one-line summary the Temporal UI shows for a step's task.
-// Deterministic code only; the zod schemas are required lazily (workflows/schemas.ts).
+// Deterministic code only; the zod schemas are required only for input not parsed at the edge
+// (check-input.ts, workflows/schemas.ts).
 import { ApplicationFailure } from '@temporalio/workflow';
 import { describeIssues } from '../../a2a/validate';
 import { checkPlan, resolveInputs } from './check';
@@ -10,20 +11,26 @@ import { render, renderData, type StepOutput } from './template';
 import type { DelegatedTaskInput } from '../delegated-task/input';
 import { checkDelegatedTaskInput } from '../delegated-task/check';
 import { planSchemas } from '../schemas';
+import { alreadyParsedPlanInput } from './check-input';
+import { POLICY_DEFAULTS, WATCH_DEFAULTS } from '../delegated-task/defaults';
 
 /** PlanWorkflow's input, parsed (defaults filled in) and checked, or the InvalidPlan failure saying what is wrong. */
 export function parseInput(raw: PlanRunInput): PlanRunInput {
-  const parsed = planSchemas().PlanRunInputSchema.safeParse(raw);
   const invalid = (why: string): never => {
     throw ApplicationFailure.create({ type: 'InvalidPlan', nonRetryable: true, message: `invalid PlanWorkflow input: ${why}` });
   };
-  if (!parsed.success) return invalid(describeIssues(parsed.error, raw));
-  const problems = [...checkPlan(parsed.data.plan), ...resolveInputs(parsed.data.plan, parsed.data.inputs).problems];
+  const input = alreadyParsedPlanInput(raw) ?? parseWithSchema(raw, invalid);
+  const problems = [...checkPlan(input.plan), ...resolveInputs(input.plan, input.inputs).problems];
   if (problems.length > 0) invalid(problems.map((p) => `${p.path.join('.')}: ${p.message}`).join('; '));
-  for (const [name, agent] of Object.entries(parsed.data.plan.agents)) {
+  for (const [name, agent] of Object.entries(input.plan.agents)) {
     if (typeof agent.card === 'string') invalid(`agents.${name}.card: a card file must be read before the plan starts (the workflow reads no files)`);
   }
-  return parsed.data;
+  return input;
+}
+
+function parseWithSchema(raw: PlanRunInput, invalid: (why: string) => never): PlanRunInput {
+  const parsed = planSchemas().PlanRunInputSchema.safeParse(raw);
+  return parsed.success ? parsed.data : invalid(describeIssues(parsed.error, raw));
 }
 
 /** The DelegatedTaskWorkflow input for a step, its message rendered from inputs and earlier outputs. */
@@ -47,17 +54,21 @@ export function taskInput(input: PlanRunInput, step: Step, planId: string, outpu
     },
     planId,
     stepId: step.id,
+    // Every default filled in, in the schema's order: the input DelegatedTaskInputSchema would
+    // output, which the child's plain check takes as it is (no zod in either workflow).
     policies: {
       ...(step.deadlines?.input ? { input: step.deadlines.input } : {}),
       ...(step.deadlines?.auth ? { auth: step.deadlines.auth } : {}),
-      ...(step.deadlines?.working ? { working: step.deadlines.working } : {}),
+      working: step.deadlines?.working ?? { ...POLICY_DEFAULTS.working },
       ...(step.deadlines?.total ? { total: step.deadlines.total } : {}),
-      ...(step.maxAuthRounds !== undefined ? { maxAuthRounds: step.maxAuthRounds } : {}),
-      ...(step.watch ? { watch: step.watch } : {}),
-      ...(step.sendTimeout !== undefined ? { sendTimeout: step.sendTimeout } : {}),
+      maxAuthRounds: step.maxAuthRounds ?? POLICY_DEFAULTS.maxAuthRounds,
+      watch: step.watch ?? { ...WATCH_DEFAULTS },
+      sendTimeout: step.sendTimeout ?? POLICY_DEFAULTS.sendTimeout,
+      historyBudget: POLICY_DEFAULTS.historyBudget,
+      onAmbiguousSend: POLICY_DEFAULTS.onAmbiguousSend,
     },
   };
-  // The child starts with fully parsed input (defaults filled in), like every delegated task.
+  // The child starts with fully parsed input, like every delegated task.
   const checked = checkDelegatedTaskInput(raw);
   if (!checked.ok) throw ApplicationFailure.create({ type: 'InvalidInput', nonRetryable: true, message: `step ${step.id}: ${checked.problem}` });
   return checked.task;
