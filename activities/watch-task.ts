@@ -2,7 +2,8 @@
 // SubscribeToTask stream, or polls GetTask (agents that cannot stream, streams that keep breaking,
 // push backstops). A closed or refused stream never ends the watch: GetTask decides, then subscribe
 // again. It returns when the workflow must act (terminal, a new question, a new approval round) or
-// when the lease is over; changes that need no action (WORKING, artifacts) are signalled, coalesced.
+// when the lease is over; changes that need no action (WORKING, artifacts) are signalled, coalesced,
+// except the resume out of a wait (an approval or an answer took effect), which is signalled soon.
 // On AUTH_REQUIRED it also posts the alert, after its first look at the task: subscribe first, alert
 // second, with no round trip through the workflow in between.
 import { Context, log } from '@temporalio/activity';
@@ -60,9 +61,20 @@ export interface WatchResult {
 
 export type AlertFn = (alert: Alert) => Promise<void>;
 
+/**
+ * How soon the resume out of a wait (AUTH_REQUIRED or INPUT_REQUIRED → WORKING) is signalled, when
+ * `coalesce` is longer: the inbox shows at once that the approval took effect, while an agent that
+ * ends its task right after (most do, within milliseconds) still costs no signal. Coalesced like
+ * any progress, the report of a task that ended near the window's close arrived with its end and
+ * cost a workflow task on the end's path (~20 ms of the seed's deploy, docs/benchmarks.md).
+ */
+export const RESUME_REPORT_MS = 50;
+
 /** Coalesces reports: a burst of changes that need no action costs one signal. */
 class Reporter {
   private timer?: NodeJS.Timeout;
+  /** When the scheduled report goes out. */
+  private dueAt = 0;
   private pending?: Observation;
   private chain: Promise<void> = Promise.resolve();
   private failure?: unknown;
@@ -71,10 +83,15 @@ class Reporter {
     private readonly delayMs: number,
   ) {}
 
-  later(o: Observation): void {
+  /** Reports `o` after the quiet time, or within `soonMs` when that is sooner. */
+  later(o: Observation, soonMs = this.delayMs): void {
     this.check();
     this.pending = o;
-    this.timer ??= setTimeout(() => void this.flush(), this.delayMs);
+    const delay = Math.min(soonMs, this.delayMs);
+    if (this.timer && this.dueAt <= Date.now() + delay) return;
+    clearTimeout(this.timer);
+    this.dueAt = Date.now() + delay;
+    this.timer = setTimeout(() => void this.flush(), delay);
   }
 
   async now(o: Observation): Promise<void> {
@@ -320,6 +337,7 @@ class Watch {
   /** Merges one observation; acts, reports later, or does nothing when nothing changed. */
   private async see(o: Observation): Promise<void> {
     const rounds = this.view.authEntries;
+    const waited = this.view.state === 'TASK_STATE_AUTH_REQUIRED' || this.view.state === 'TASK_STATE_INPUT_REQUIRED';
     this.view.apply(o);
     if (this.mustAct(rounds)) {
       this.reporter.drop();
@@ -329,7 +347,8 @@ class Watch {
     const key = this.key();
     if (key === this.reportedKey) return;
     this.reportedKey = key;
-    this.reporter.later(this.observation('stream'));
+    const resumed = waited && this.view.state !== 'TASK_STATE_AUTH_REQUIRED' && this.view.state !== 'TASK_STATE_INPUT_REQUIRED';
+    this.reporter.later(this.observation('stream'), resumed ? RESUME_REPORT_MS : undefined);
   }
 
   private mustAct(roundsBefore: number): boolean {

@@ -1,5 +1,7 @@
 // What one delegated task costs in history: the budget docs/delegated-task.md states, held here.
+import { defaultPayloadConverter } from '@temporalio/common';
 import { answerTask } from '../client/delegated-task';
+import type { Observation } from '../workflows/delegated-task/messages';
 import { startCodeReviewer, startDeployer, type AgentHandle } from './agents';
 import { itReplaysItsHistories, plannerSuite } from './support/suite';
 import { DEPLOY, DIFF, eventTypes } from './support/delegated';
@@ -78,6 +80,22 @@ it('keeps the approval round\'s watch while the agent works on after the approva
   // (signal, workflow task, the inbox's upsert); + 2 for the patch that keeps the watch (its
   // marker and the TemporalChangeVersion upsert Core adds to every patch). 25 when the watch restarted.
   expect(within(await costOf(waits.workflowId), 23)).toBe('within 23');
+});
+
+it('signals the resume out of an approval soon, however long the coalesce window', async () => {
+  // An hour's coalesce window holds progress back that long, but the approval taking effect
+  // (AUTH_REQUIRED → WORKING) is news the inbox shows at once: the agent works 600 ms on, and the
+  // workflow hears of WORKING before the end. Coalesced, it was dropped at the end (no signal).
+  const waits = await suite.start({ agent: { name: 'deployer', url: slowDeployer.baseUrl }, message: { text: DEPLOY }, policies: { watch: { coalesce: '1h' } } });
+  const authAlert = await eventually(() => suite.sink.forWorkflow(waits.workflowId)[0], 'the auth alert');
+  await slowDeployer.approve(authAlert.body.taskId);
+  expect((await waits.result()).state).toBe('TASK_STATE_COMPLETED');
+  const history = await suite.client.workflow.getHandle(waits.workflowId).fetchHistory();
+  const reported = history.events!.flatMap((e) => {
+    const a = e.workflowExecutionSignaledEventAttributes;
+    return a?.signalName === 'observe' ? [defaultPayloadConverter.fromPayload<Observation>(a.input!.payloads![0]!).status?.state] : [];
+  });
+  expect(reported).toEqual(['TASK_STATE_WORKING']);
 });
 
 itReplaysItsHistories(suite);
