@@ -1,0 +1,66 @@
+// The floor (docs/benchmarks.md, "The floor"): the seed scenario run by the least Temporal code that
+// keeps its shape (workflow.ts), in a worker process of its own, beside the planner and the plain
+// client in the same run. What it adds to the plain client is what Temporal's shape costs on this
+// machine; what the planner adds to it is what the planner's own promises cost.
+import { Client } from '@temporalio/client';
+import { join } from 'node:path';
+import type { AgentHandle } from '../../demo/agents';
+import { spawnReady } from '../../worker/child-process';
+import { withWorkerAllocator } from '../../worker/allocator';
+import { DEPLOY, DIFF } from '../lib/baseline';
+import type { BenchEnv } from '../lib/env';
+import { FloorPlanWorkflow, FloorTaskWorkflow, floorAnswerUpdate } from './workflow';
+
+const QUEUE = 'floor';
+
+export interface Floor {
+  /** One seed run: the review, then the deploy; ms. */
+  run(i: number, reviewer: AgentHandle, deployer: AgentHandle, tag: string): Promise<number>;
+  /** The same two tasks as the children of one workflow, as the seed plan runs them; ms. */
+  runPlan(i: number, reviewer: AgentHandle, deployer: AgentHandle, tag: string): Promise<number>;
+  /** The bot's part for the floor's alerts: answer a question, approve an approval. */
+  onAlert(a: { kind: string; workflowId: string; taskId: string }): boolean;
+  stop(): Promise<void>;
+}
+
+export async function startFloor(env: BenchEnv): Promise<Floor> {
+  const worker = await spawnReady(join('bench', 'floor', 'worker.ts'), withWorkerAllocator({ ...process.env, FLOOR_TEMPORAL_ADDRESS: env.server.address, FLOOR_ALERT_URL: env.bot.url, FLOOR_TASK_QUEUE: QUEUE }), 'floor worker running');
+  worker.child.stdout!.resume();
+  worker.child.stderr!.on('data', (b: Buffer) => process.stderr.write(`floor worker: ${b.toString()}`));
+  // The default data converter, as the floor's worker has: the planner's client encodes for its own.
+  const client = new Client({ connection: env.client.connection });
+  const approvers = new Map<string, AgentHandle>();
+  const task = async (workflowId: string, agent: AgentHandle, text: string): Promise<void> => {
+    const h = await client.workflow.start(FloorTaskWorkflow, { taskQueue: QUEUE, workflowId, args: [{ agentUrl: agent.baseUrl, text }] });
+    const state = await h.result();
+    if (state !== 'TASK_STATE_COMPLETED') throw new Error(`floor ${workflowId} ended ${state}`);
+  };
+  return {
+    async run(i, reviewer, deployer, tag) {
+      const t0 = Date.now();
+      await task(`floor-review-${tag}-${i}-${t0}`, reviewer, DIFF);
+      const deployId = `floor-deploy-${tag}-${i}-${t0}`;
+      approvers.set(deployId, deployer);
+      await task(deployId, deployer, DEPLOY);
+      approvers.delete(deployId);
+      return Date.now() - t0;
+    },
+    async runPlan(i, reviewer, deployer, tag) {
+      const t0 = Date.now();
+      const workflowId = `floor-plan-${tag}-${i}-${t0}`;
+      approvers.set(`${workflowId}.deploy`, deployer);
+      const steps = [{ id: 'review', agentUrl: reviewer.baseUrl, text: DIFF }, { id: 'deploy', agentUrl: deployer.baseUrl, text: DEPLOY }];
+      const state = await client.workflow.execute(FloorPlanWorkflow, { taskQueue: QUEUE, workflowId, args: [{ steps }] });
+      if (state !== 'TASK_STATE_COMPLETED') throw new Error(`floor plan ${workflowId} ended ${state}`);
+      approvers.delete(`${workflowId}.deploy`);
+      return Date.now() - t0;
+    },
+    onAlert(a) {
+      if (!a.workflowId.startsWith('floor-')) return false;
+      if (a.kind === 'input') void client.workflow.getHandle(a.workflowId).executeUpdate(floorAnswerUpdate, { args: ['main'] }).catch((e: unknown) => console.error(`floor answer ${a.workflowId}: ${String(e)}`));
+      else void approvers.get(a.workflowId)?.approve(a.taskId).catch((e: unknown) => console.error(`floor approve ${a.taskId}: ${String(e)}`));
+      return true;
+    },
+    stop: () => worker.stop(),
+  };
+}
