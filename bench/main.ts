@@ -12,6 +12,7 @@ import { runCost } from './cost';
 import { runThroughput } from './throughput';
 import { runAuthWaits } from './auth-waits';
 import { runCli } from './cli';
+import { startFloor, type Floor } from './floor/run';
 
 const SECTIONS = ['seed', 'resume', 'cost', 'throughput', 'parked', 'auth-waits', 'cli'] as const;
 type Section = (typeof SECTIONS)[number];
@@ -51,18 +52,21 @@ async function main(): Promise<void> {
   const env = await startEnv();
   const queue = 'bench';
   let worker: BenchWorker | undefined;
+  let floor: Floor | undefined;
   // A hard bound on the whole run (each wait inside has its own, but a result() can wait forever):
   // past it, the worker and the dev server are killed and the run fails.
   const limitS = Number(process.env.BENCH_TIMEOUT_S ?? Math.max(1800, 1800 * Math.min(10, Math.max(1, Number(process.env.BENCH_SCALE ?? 1)))));
   const watchdog = setTimeout(() => {
     printError(`bench: still running after ${limitS} s (BENCH_TIMEOUT_S); stopping the worker and the dev server`);
-    for (const pid of [worker?.pid, env.server.pid]) if (pid) try { process.kill(pid, 'SIGKILL'); } catch { /* gone already */ }
+    for (const pid of [worker?.pid, floor?.pid, env.server.pid]) if (pid) try { process.kill(pid, 'SIGKILL'); } catch { /* gone already */ }
     process.exit(2);
   }, limitS * 1000);
   watchdog.unref();
   console.error(`bench: [${((Date.now() - t0) / 1000).toFixed(0)} s] dev server, workflow bundle, API and bot ready`);
   try {
     worker = await startWorker(env, queue);
+    // The floor's worker (bench/floor/), for the sections that measure the floor beside the planner.
+    if (only.some((s) => s === 'seed' || s === 'resume' || s === 'throughput')) floor = await startFloor(env);
     const run = async (name: Section, fn: () => Promise<void>): Promise<void> => {
       if (!only.includes(name)) return;
       const t = Date.now();
@@ -72,17 +76,20 @@ async function main(): Promise<void> {
       record.timings[name] = (Date.now() - t) / 1000;
       console.error(`bench: [${elapsed()}] ${name} done in ${record.timings[name]!.toFixed(0)} s (load ${loadavg()[0]!.toFixed(1)})`);
     };
-    const w = worker;
-    await run('seed', () => runSeed(env, record, queue));
-    await run('resume', () => runResume(env, record, queue));
+    const [w, f] = [worker, floor];
+    await run('seed', () => runSeed(env, record, queue, f!));
+    await run('resume', () => runResume(env, record, queue, f!));
     await run('cost', () => runCost(env, record, queue));
-    await run('throughput', () => runThroughput(env, record, queue, w));
+    await run('throughput', () => runThroughput(env, record, queue, w, f!));
+    await floor?.stop();
+    floor = undefined;
     await run('parked', async () => void (worker = await runParked(env, record, queue, w)));
     await worker.stop();
     worker = undefined;
     await run('auth-waits', () => runAuthWaits(env, record));
     await run('cli', () => runCli(record, env.server.address));
   } finally {
+    await floor?.stop();
     await worker?.stop();
     await env.close();
     clearTimeout(watchdog);

@@ -4,7 +4,8 @@
 // both sides are timed from the call.
 // Baseline: the plain @a2a-js/sdk client reading its own stream (approval → next frame, → COMPLETED)
 // and sending its own answer (call → receipt). Rounds of BENCH_RESUME_CONCURRENCY tasks of each
-// kind alternate between planner and baseline.
+// kind alternate between planner and baseline, and the floor (bench/floor/: the least Temporal code
+// of the planner's shape), whose p99s say what Temporal's shape alone costs here.
 import { TaskState } from '@a2a-js/sdk';
 import { WorkflowUpdateStage } from '@temporalio/client';
 import { startDelegatedTask } from '../client/delegated-task';
@@ -13,9 +14,10 @@ import { startCodeReviewer, startDeployer } from '../demo/agents';
 import { connect, deploy, userMessage, DEPLOY, DIFF } from './lib/baseline';
 import type { BenchEnv } from './lib/env';
 import { eventMs } from './lib/history';
-import { dist, interleave, size, type Record } from './lib/runner';
+import { dist, fmt, interleaveMany, size, type Record } from './lib/runner';
+import type { Floor } from './floor/run';
 
-export async function runResume(env: BenchEnv, record: Record, taskQueue: string): Promise<void> {
+export async function runResume(env: BenchEnv, record: Record, taskQueue: string, floor: Floor): Promise<void> {
   const events = size('BENCH_RESUME_EVENTS', 200, 10);
   const k = size('BENCH_RESUME_CONCURRENCY', 8, 1);
   const rounds = Math.ceil(events / k);
@@ -25,6 +27,11 @@ export async function runResume(env: BenchEnv, record: Record, taskQueue: string
   const approvedAt = new Map<string, number>();
   const answeredAt = new Map<string, number>();
   env.bot.onAlert = (a) => {
+    if (a.workflowId.startsWith('floor-')) {
+      (a.kind === 'input' ? answeredAt : approvedAt).set(a.workflowId, Date.now());
+      floor.onAlert(a);
+      return;
+    }
     if (a.kind === 'input') {
       answeredAt.set(a.workflowId, Date.now());
       void env.client.workflow
@@ -38,6 +45,7 @@ export async function runResume(env: BenchEnv, record: Record, taskQueue: string
   };
   const p = { observe: [] as number[], complete: [] as number[], receipt: [] as number[] };
   const b = { observe: [] as number[], complete: [] as number[], receipt: [] as number[] };
+  const f = { observe: [] as number[], complete: [] as number[], receipt: [] as number[] };
   const receiptOf = (prefix: string, suffix: string): number | undefined =>
     reviewer.log.userMessages.find((m) => m.messageId.startsWith(prefix) && m.messageId.endsWith(suffix))?.at;
 
@@ -64,6 +72,24 @@ export async function runResume(env: BenchEnv, record: Record, taskQueue: string
       }),
     );
   };
+  const floorRound = async (round: number): Promise<void> => {
+    await Promise.all(
+      Array.from({ length: k }, async (_, j) => {
+        const tag = `${round}-${j}-${Date.now()}`;
+        const [r, d] = await Promise.all([floor.task(`floor-resume-review-${tag}`, reviewer, DIFF), floor.task(`floor-resume-deploy-${tag}`, deployer, DEPLOY)]);
+        const answered = answeredAt.get(r.workflowId);
+        const receipt = receiptOf(`${r.workflowId}/`, '/1');
+        if (answered !== undefined && receipt) f.receipt.push(receipt - answered);
+        const dh = (await d.fetchHistory()).events ?? [];
+        const at = approvedAt.get(d.workflowId);
+        if (at === undefined) throw new Error(`no approval recorded for ${d.workflowId}`);
+        const seen = dh.find((e) => eventMs(e) >= at && (e.workflowExecutionSignaledEventAttributes || e.activityTaskCompletedEventAttributes));
+        const done = dh.find((e) => e.workflowExecutionCompletedEventAttributes);
+        if (seen) f.observe.push(eventMs(seen) - at);
+        if (done) f.complete.push(eventMs(done) - at);
+      }),
+    );
+  };
   const baselineRound = async (): Promise<void> => {
     await Promise.all(
       Array.from({ length: k }, async () => {
@@ -84,9 +110,9 @@ export async function runResume(env: BenchEnv, record: Record, taskQueue: string
     );
   };
   try {
-    await interleave(1, plannerRound, baselineRound); // warm-up
-    for (const x of [p, b]) for (const xs of Object.values(x)) xs.length = 0;
-    await interleave(rounds, plannerRound, baselineRound);
+    await interleaveMany(1, [plannerRound, baselineRound, floorRound]); // warm-up
+    for (const x of [p, b, f]) for (const xs of Object.values(x)) xs.length = 0;
+    await interleaveMany(rounds, [plannerRound, baselineRound, floorRound]);
   } finally {
     await Promise.all([reviewer.close(), deployer.close()]);
   }
@@ -103,5 +129,9 @@ export async function runResume(env: BenchEnv, record: Record, taskQueue: string
     record.add({ section: '2 resume', metric: `${name} p95`, unit: 'ms', planner: dp.p95, baseline: db.p95 });
     record.add({ section: '2 resume', metric: `${name} p99`, unit: 'ms', planner: dp.p99, baseline: db.p99, goal: `≤ ${goalMs} ms`, met: dp.p99 <= goalMs });
   }
-  record.data.resume = { concurrency: k, planner: p, baseline: b };
+  for (const [name, xs, ys] of [['approval → workflow completed', f.complete, b.complete], ['answer (update sent) → agent receives it', f.receipt, b.receipt]] as const) {
+    const [df, db] = [dist(xs), dist(ys)];
+    record.add({ section: '2 resume', metric: `the floor (bench/floor/): ${name} p50 / p99`, unit: 'ms', planner: `${fmt(df.p50, '')} / ${fmt(df.p99, 'ms')}`, baseline: `${fmt(db.p50, '')} / ${fmt(db.p99, 'ms')}`, note: `n=${df.n}` });
+  }
+  record.data.resume = { concurrency: k, planner: p, baseline: b, floor: f };
 }

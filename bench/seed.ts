@@ -13,7 +13,7 @@ import { apiPost, diff, scrape, serverLatency, type BenchEnv } from './lib/env';
 import { spansOf, sweep, type Span } from './lib/history';
 import { runIdOf } from './lib/env';
 import { dist, interleaveMany, ROOT, size, type Record } from './lib/runner';
-import { startFloor, type Floor } from './floor/run';
+import type { Floor } from './floor/run';
 
 export interface SeedSample {
   workMs: number;
@@ -42,20 +42,15 @@ export function wireBot(env: BenchEnv, approvers: Map<string, AgentHandle>, acte
   };
 }
 
-export async function runSeed(env: BenchEnv, record: Record, taskQueue: string): Promise<void> {
+export async function runSeed(env: BenchEnv, record: Record, taskQueue: string, floor: Floor): Promise<void> {
   const runs = size('BENCH_SEED_RUNS', 30, 3);
   const works = (process.env.BENCH_SEED_WORK_MS ?? '200,0').split(',').map(Number);
   const samples: SeedSample[] = [];
   const breakdowns: { workMs: number; parts: { [k: string]: number } }[] = [];
   const approvers = new Map<string, AgentHandle>();
   const acted = new Map<string, number>();
-  const floor = await startFloor(env);
   wireBot(env, approvers, acted, floor);
-  try {
-    await seedRuns();
-  } finally {
-    await floor.stop();
-  }
+  await seedRuns();
   record.data.seed = samples;
   record.data.breakdown = breakdowns;
 

@@ -39,12 +39,15 @@ export function createFloorActivities(alertUrl: string) {
     /** The first message streamed until the task stops; an answer as one blocking call on the same task. */
     async send(input: { agentUrl: string; text: string; task?: FloorTask }): Promise<FloorTask> {
       const c = await clientOf(input.agentUrl);
+      // Message ids as the planner's (<workflow id>/<n>), so the bench finds each message's receipt.
+      const workflowId = Context.current().info.workflowExecution?.workflowId ?? '';
       if (input.task) {
-        const r = (await c.sendMessage({ tenant: '', message: userMessage(input.text, { id: input.task.taskId, contextId: input.task.contextId }), configuration: undefined, metadata: undefined })) as { status?: { state: number } };
+        const message = { ...userMessage(input.text, { id: input.task.taskId, contextId: input.task.contextId }), messageId: `${workflowId}/1` };
+        const r = (await c.sendMessage({ tenant: '', message, configuration: undefined, metadata: undefined })) as { status?: { state: number } };
         return { ...input.task, state: name(r.status?.state ?? 0) };
       }
       const seen: { taskId?: string; contextId?: string } = {};
-      for await (const ev of c.sendMessageStream({ tenant: '', message: userMessage(input.text), configuration: undefined, metadata: undefined })) {
+      for await (const ev of c.sendMessageStream({ tenant: '', message: { ...userMessage(input.text), messageId: `${workflowId}/0` }, configuration: undefined, metadata: undefined })) {
         const f = frameOf(ev);
         seen.taskId ??= f.taskId;
         seen.contextId ??= f.contextId;

@@ -1,8 +1,9 @@
-// The floor (docs/benchmarks.md, "The floor"): the seed scenario run by the least Temporal code that
-// keeps its shape (workflow.ts), in a worker process of its own, beside the planner and the plain
-// client in the same run. What it adds to the plain client is what Temporal's shape costs on this
-// machine; what the planner adds to it is what the planner's own promises cost.
-import { Client } from '@temporalio/client';
+// The floor (docs/benchmarks.md, "The floor"): the seed scenario, the resume burst and instant tasks
+// run by the least Temporal code of the planner's shape (workflow.ts), in a worker process of its
+// own, beside the planner and the plain client in the same run. What it adds to the plain client is
+// what Temporal's shape costs on this machine; what the planner adds to it is what the planner's
+// own promises cost.
+import { Client, type WorkflowHandle } from '@temporalio/client';
 import { join } from 'node:path';
 import type { AgentHandle } from '../../demo/agents';
 import { spawnReady } from '../../worker/child-process';
@@ -14,11 +15,15 @@ import { FloorPlanWorkflow, FloorTaskWorkflow, floorAnswerUpdate } from './workf
 const QUEUE = 'floor';
 
 export interface Floor {
+  /** The floor worker's process, for its CPU. */
+  pid: number;
+  /** One task to its end (the bot answers and approves: `onAlert`); throws unless it completed. */
+  task(workflowId: string, agent: AgentHandle, text: string): Promise<WorkflowHandle>;
   /** One seed run: the review, then the deploy; ms. */
   run(i: number, reviewer: AgentHandle, deployer: AgentHandle, tag: string): Promise<number>;
   /** The same two tasks as the children of one workflow, as the seed plan runs them; ms. */
   runPlan(i: number, reviewer: AgentHandle, deployer: AgentHandle, tag: string): Promise<number>;
-  /** The bot's part for the floor's alerts: answer a question, approve an approval. */
+  /** The bot's part for the floor's alerts (workflow ids `floor-…`): answer "main", approve; false for others. */
   onAlert(a: { kind: string; workflowId: string; taskId: string }): boolean;
   stop(): Promise<void>;
 }
@@ -26,33 +31,44 @@ export interface Floor {
 export async function startFloor(env: BenchEnv): Promise<Floor> {
   const worker = await spawnReady(join('bench', 'floor', 'worker.ts'), withWorkerAllocator({ ...process.env, FLOOR_TEMPORAL_ADDRESS: env.server.address, FLOOR_ALERT_URL: env.bot.url, FLOOR_TASK_QUEUE: QUEUE }), 'floor worker running');
   worker.child.stdout!.resume();
-  worker.child.stderr!.on('data', (b: Buffer) => process.stderr.write(`floor worker: ${b.toString()}`));
+  worker.child.stderr!.on('data', (b: Buffer) => {
+    const s = b.toString();
+    if (/\[(WARN|ERROR)\]|Error/.test(s)) process.stderr.write(`floor worker: ${s}`);
+  });
   // The default data converter, as the floor's worker has: the planner's client encodes for its own.
   const client = new Client({ connection: env.client.connection });
   const approvers = new Map<string, AgentHandle>();
-  const task = async (workflowId: string, agent: AgentHandle, text: string): Promise<void> => {
-    const h = await client.workflow.start(FloorTaskWorkflow, { taskQueue: QUEUE, workflowId, args: [{ agentUrl: agent.baseUrl, text }] });
-    const state = await h.result();
-    if (state !== 'TASK_STATE_COMPLETED') throw new Error(`floor ${workflowId} ended ${state}`);
+  const task = async (workflowId: string, agent: AgentHandle, text: string): Promise<WorkflowHandle> => {
+    approvers.set(workflowId, agent);
+    try {
+      const h = await client.workflow.start(FloorTaskWorkflow, { taskQueue: QUEUE, workflowId, args: [{ agentUrl: agent.baseUrl, text }] });
+      const state = await h.result();
+      if (state !== 'TASK_STATE_COMPLETED') throw new Error(`floor ${workflowId} ended ${state}`);
+      return h;
+    } finally {
+      approvers.delete(workflowId);
+    }
   };
   return {
+    pid: worker.pid,
+    task,
     async run(i, reviewer, deployer, tag) {
       const t0 = Date.now();
       await task(`floor-review-${tag}-${i}-${t0}`, reviewer, DIFF);
-      const deployId = `floor-deploy-${tag}-${i}-${t0}`;
-      approvers.set(deployId, deployer);
-      await task(deployId, deployer, DEPLOY);
-      approvers.delete(deployId);
+      await task(`floor-deploy-${tag}-${i}-${t0}`, deployer, DEPLOY);
       return Date.now() - t0;
     },
     async runPlan(i, reviewer, deployer, tag) {
       const t0 = Date.now();
       const workflowId = `floor-plan-${tag}-${i}-${t0}`;
       approvers.set(`${workflowId}.deploy`, deployer);
-      const steps = [{ id: 'review', agentUrl: reviewer.baseUrl, text: DIFF }, { id: 'deploy', agentUrl: deployer.baseUrl, text: DEPLOY }];
-      const state = await client.workflow.execute(FloorPlanWorkflow, { taskQueue: QUEUE, workflowId, args: [{ steps }] });
-      if (state !== 'TASK_STATE_COMPLETED') throw new Error(`floor plan ${workflowId} ended ${state}`);
-      approvers.delete(`${workflowId}.deploy`);
+      try {
+        const steps = [{ id: 'review', agentUrl: reviewer.baseUrl, text: DIFF }, { id: 'deploy', agentUrl: deployer.baseUrl, text: DEPLOY }];
+        const state = await client.workflow.execute(FloorPlanWorkflow, { taskQueue: QUEUE, workflowId, args: [{ steps }] });
+        if (state !== 'TASK_STATE_COMPLETED') throw new Error(`floor plan ${workflowId} ended ${state}`);
+      } finally {
+        approvers.delete(`${workflowId}.deploy`);
+      }
       return Date.now() - t0;
     },
     onAlert(a) {
