@@ -1,8 +1,8 @@
 // The floor's activities, on the plain @a2a-js/sdk client the baseline uses (bench/lib/baseline.ts),
 // so that the floor differs from the baseline by Temporal alone.
 import { Context } from '@temporalio/activity';
-import { TaskState, type StreamResponse } from '@a2a-js/sdk';
-import { connect, userMessage, type A2AClient } from '../lib/baseline';
+import { TaskState } from '@a2a-js/sdk';
+import { connect, frameOf, userMessage, type A2AClient } from '../lib/baseline';
 
 export interface FloorTask {
   taskId: string;
@@ -18,14 +18,6 @@ const clientOf = (url: string): Promise<A2AClient> => {
 };
 
 const STOPS = new Set<number>([TaskState.TASK_STATE_INPUT_REQUIRED, TaskState.TASK_STATE_AUTH_REQUIRED, TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_CANCELED, TaskState.TASK_STATE_REJECTED]);
-
-/** The task a stream frame speaks of, and its state when it says one. */
-function frameOf(ev: StreamResponse): { taskId?: string; contextId?: string; state?: number } {
-  const p = ev.payload;
-  if (p?.$case === 'task') return { taskId: p.value.id, contextId: p.value.contextId, state: p.value.status?.state };
-  if (p?.$case === 'statusUpdate') return { taskId: p.value.taskId, contextId: p.value.contextId, state: p.value.status?.state };
-  return {};
-}
 
 const name = (state: number): string => TaskState[state] ?? String(state);
 

@@ -2,7 +2,7 @@
 // does for the seed scenario: send, answer the question on the same task, send the deploy, approve
 // the instant the agent asks (POST /approve/<taskId>), and read the stream to the end.
 import { randomUUID } from 'node:crypto';
-import { Role, TaskState, type Message, type Task } from '@a2a-js/sdk';
+import { Role, TaskState, type Message, type StreamResponse, type Task } from '@a2a-js/sdk';
 import { ClientFactory, type Client as A2AClient } from '@a2a-js/sdk/client';
 import { textPart } from '../../demo/agents/messages';
 
@@ -54,16 +54,23 @@ export interface DeployTimes {
   completedAt: number;
 }
 
+/** The task a stream frame speaks of, and its state when it says one. */
+export function frameOf(ev: StreamResponse): { taskId?: string; contextId?: string; state?: TaskState } {
+  const p = ev.payload;
+  if (p?.$case === 'task') return { taskId: p.value.id, contextId: p.value.contextId, state: p.value.status?.state };
+  if (p?.$case === 'statusUpdate') return { taskId: p.value.taskId, contextId: p.value.contextId, state: p.value.status?.state };
+  return {};
+}
+
 /** Deploy with one approval: a streamed SendMessage, approved the instant AUTH_REQUIRED shows. */
 export async function deploy(c: A2AClient, approve: (taskId: string) => Promise<void>): Promise<DeployTimes> {
   let taskId = '';
   let approvedAt = 0;
   let resumedAt = 0;
   for await (const ev of c.sendMessageStream({ tenant: '', message: userMessage(DEPLOY), configuration: undefined, metadata: undefined })) {
-    const p = ev.payload;
-    const state = p?.$case === 'task' ? p.value.status?.state : p?.$case === 'statusUpdate' ? p.value.status?.state : undefined;
-    if (p?.$case === 'task') taskId = p.value.id;
-    if (p?.$case === 'statusUpdate') taskId = p.value.taskId;
+    const f = frameOf(ev);
+    const state = f.state;
+    if (f.taskId) taskId = f.taskId;
     if (approvedAt && !resumedAt) resumedAt = Date.now();
     if (state === TaskState.TASK_STATE_AUTH_REQUIRED && !approvedAt) {
       approvedAt = Date.now();
