@@ -19,7 +19,7 @@ type Section = (typeof SECTIONS)[number];
 
 /**
  * The default sizes (each times BENCH_SCALE, each with its own override), chosen so that the
- * default run takes under 5 minutes on a quiet 2-core machine; the progress line names them.
+ * default run takes about 6 minutes on a quiet 2-core machine; the progress line names them.
  */
 export const SIZES: { [s in Section]: () => string } = {
   seed: () => `${size('BENCH_SEED_RUNS', 30, 3)} runs per side (the seed plan and the floor's scenario and plan: half each) at ${process.env.BENCH_SEED_WORK_MS ?? '200,0'} ms of work`,
