@@ -7,7 +7,7 @@
 // kind alternate between planner and baseline, and the floor (bench/floor/: the least Temporal code
 // of the planner's shape), whose p99s say what Temporal's shape alone costs here.
 import { TaskState } from '@a2a-js/sdk';
-import { WorkflowUpdateStage } from '@temporalio/client';
+import { WorkflowUpdateStage, type WorkflowHandle } from '@temporalio/client';
 import { startDelegatedTask } from '../client/delegated-task';
 import { answerUpdate } from '../workflows/delegated-task/messages';
 import { startCodeReviewer, startDeployer } from '../demo/agents';
@@ -49,6 +49,20 @@ export async function runResume(env: BenchEnv, record: Record, taskQueue: string
   const receiptOf = (prefix: string, suffix: string): number | undefined =>
     reviewer.log.userMessages.find((m) => m.messageId.startsWith(prefix) && m.messageId.endsWith(suffix))?.at;
 
+  /** A review's answer → receipt, and a deploy's approval → the resume observed and → completed, from its history. */
+  const measure = async (r: { workflowId: string }, d: WorkflowHandle, into: typeof p): Promise<void> => {
+    const answered = answeredAt.get(r.workflowId);
+    const receipt = receiptOf(`${r.workflowId}/`, '/1');
+    if (answered !== undefined && receipt) into.receipt.push(receipt - answered);
+    const dh = (await d.fetchHistory()).events ?? [];
+    const at = approvedAt.get(d.workflowId);
+    if (at === undefined) throw new Error(`no approval recorded for ${d.workflowId}`);
+    // The planner observes the resume when the watch reports it: a signal or the watch's result.
+    const seen = dh.find((e) => eventMs(e) >= at && (e.workflowExecutionSignaledEventAttributes || e.activityTaskCompletedEventAttributes));
+    const done = dh.find((e) => e.workflowExecutionCompletedEventAttributes);
+    if (seen) into.observe.push(eventMs(seen) - at);
+    if (done) into.complete.push(eventMs(done) - at);
+  };
   const plannerRound = async (round: number): Promise<void> => {
     await Promise.all(
       Array.from({ length: k }, async (_, j) => {
@@ -58,17 +72,7 @@ export async function runResume(env: BenchEnv, record: Record, taskQueue: string
           startDelegatedTask(env.client, { agent: { name: 'deployer', url: deployer.baseUrl }, message: { text: DEPLOY }, planId }, { taskQueue }),
         ]);
         await Promise.all([r.result(), d.result()]);
-        const answered = answeredAt.get(r.workflowId);
-        const receipt = receiptOf(`${r.workflowId}/`, '/1');
-        if (answered !== undefined && receipt) p.receipt.push(receipt - answered);
-        const dh = (await d.fetchHistory()).events ?? [];
-        const at = approvedAt.get(d.workflowId);
-        if (at === undefined) throw new Error(`no approval recorded for ${d.workflowId}`);
-        // The planner observes the resume when the watch reports it: a signal or the watch's result.
-        const seen = dh.find((e) => eventMs(e) >= at && (e.workflowExecutionSignaledEventAttributes || e.activityTaskCompletedEventAttributes));
-        const done = dh.find((e) => e.workflowExecutionCompletedEventAttributes);
-        if (seen) p.observe.push(eventMs(seen) - at);
-        if (done) p.complete.push(eventMs(done) - at);
+        await measure(r, d, p);
       }),
     );
   };
@@ -77,16 +81,7 @@ export async function runResume(env: BenchEnv, record: Record, taskQueue: string
       Array.from({ length: k }, async (_, j) => {
         const tag = `${round}-${j}-${Date.now()}`;
         const [r, d] = await Promise.all([floor.task(`floor-resume-review-${tag}`, reviewer, DIFF), floor.task(`floor-resume-deploy-${tag}`, deployer, DEPLOY)]);
-        const answered = answeredAt.get(r.workflowId);
-        const receipt = receiptOf(`${r.workflowId}/`, '/1');
-        if (answered !== undefined && receipt) f.receipt.push(receipt - answered);
-        const dh = (await d.fetchHistory()).events ?? [];
-        const at = approvedAt.get(d.workflowId);
-        if (at === undefined) throw new Error(`no approval recorded for ${d.workflowId}`);
-        const seen = dh.find((e) => eventMs(e) >= at && (e.workflowExecutionSignaledEventAttributes || e.activityTaskCompletedEventAttributes));
-        const done = dh.find((e) => e.workflowExecutionCompletedEventAttributes);
-        if (seen) f.observe.push(eventMs(seen) - at);
-        if (done) f.complete.push(eventMs(done) - at);
+        await measure(r, d, f);
       }),
     );
   };

@@ -44,18 +44,23 @@ export function isHttpUrl(v: unknown): boolean {
   }
 }
 
-const isAgent = (a: unknown): boolean =>
-  isObj(a) &&
-  // An inline card is left to zod (AgentCardSchema).
-  keysWithin(a, ['name', 'url', 'binding', 'a2aVersion', 'credentialEnv', 'callerNamed', 'callTimeout'], ['name', 'url']) &&
-  typeof a.name === 'string' &&
-  NAME.test(a.name) &&
+/** An agent's url and how to call it, as an AgentRef and a plan's agent both give them. */
+export const AGENT_CALL_KEYS = ['url', 'binding', 'a2aVersion', 'credentialEnv', 'callerNamed', 'callTimeout'];
+export const isAgentCall = (a: Obj): boolean =>
   isHttpUrl(a.url) &&
   optional(a.binding, oneOf(['jsonrpc', 'http+json'])) &&
   optional(a.a2aVersion, oneOf(['1.0', '0.3'])) &&
   optional(a.credentialEnv, (v) => typeof v === 'string' && ENV_NAME.test(v)) &&
   optional(a.callerNamed, (v) => v === true) &&
   optional(a.callTimeout, isDuration);
+
+const isAgent = (a: unknown): boolean =>
+  isObj(a) &&
+  // An inline card is left to zod (AgentCardSchema).
+  keysWithin(a, ['name', ...AGENT_CALL_KEYS], ['name', 'url']) &&
+  typeof a.name === 'string' &&
+  NAME.test(a.name) &&
+  isAgentCall(a);
 
 const isMessage = (m: unknown): boolean =>
   isObj(m) &&

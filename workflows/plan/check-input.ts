@@ -4,7 +4,7 @@
 // (delegated-task/check.ts), this only ever says "already parsed": whatever it is not sure of (an
 // inline agent card, defaults left out, a bad value) goes to the zod schema, whose result and
 // messages are the reference.
-import { ENV_NAME, NAME, intAtLeast, isDeadline, isDuration, isHttpUrl, isObj, isWatch, keysWithin, nonEmpty, oneOf, optional } from '../delegated-task/check';
+import { AGENT_CALL_KEYS, NAME, intAtLeast, isAgentCall, isDeadline, isDuration, isObj, isWatch, keysWithin, nonEmpty, oneOf, optional } from '../delegated-task/check';
 import type { PlanRunInput } from './input';
 
 // The same rules as the regexes and schemas of input.ts.
@@ -38,15 +38,7 @@ const isInputSpec = (s: unknown): boolean =>
   isObj(s) && keysWithin(s, ['description', 'default']) && optional(s.description, (d) => typeof d === 'string') && optional(s.default, (d) => typeof d === 'string');
 
 // An agent by url; one given by its card is left to zod (the card's schema).
-const isAgent = (a: unknown): boolean =>
-  isObj(a) &&
-  keysWithin(a, ['url', 'binding', 'a2aVersion', 'credentialEnv', 'callerNamed', 'callTimeout'], ['url']) &&
-  isHttpUrl(a.url) &&
-  optional(a.binding, oneOf(['jsonrpc', 'http+json'])) &&
-  optional(a.a2aVersion, oneOf(['1.0', '0.3'])) &&
-  optional(a.credentialEnv, (v) => typeof v === 'string' && ENV_NAME.test(v)) &&
-  optional(a.callerNamed, (v) => v === true) &&
-  optional(a.callTimeout, isDuration);
+const isAgent = (a: unknown): boolean => isObj(a) && keysWithin(a, AGENT_CALL_KEYS, ['url']) && isAgentCall(a);
 
 const DEADLINES = ['input', 'auth', 'working', 'total'];
 const isStep = (s: unknown): boolean =>
