@@ -63,10 +63,10 @@ export type AlertFn = (alert: Alert) => Promise<void>;
 
 /**
  * How soon the resume out of a wait (AUTH_REQUIRED or INPUT_REQUIRED → WORKING) is signalled, when
- * `coalesce` is longer: the inbox shows at once that the approval took effect, while an agent that
- * ends its task right after (most do, within milliseconds) still costs no signal. Coalesced like
- * any progress, the report of a task that ended near the window's close arrived with its end and
- * cost a workflow task on the end's path (~20 ms of the seed's deploy, docs/benchmarks.md).
+ * `coalesce` is longer: the workflow, the inbox and the UI learn within this that the approval took
+ * effect (coalesced like progress, 200 ms later, or never before the end with a longer window),
+ * while an agent that ends its task right after (most do, within milliseconds) still costs no
+ * signal: the end drops the report.
  */
 export const RESUME_REPORT_MS = 50;
 
