@@ -1,10 +1,10 @@
 // The floor's workflow: one delegated task of the seed scenario in the least workflow code that
-// keeps its shape (docs/benchmarks.md, "The floor"). The first message is a
-// local activity in the first workflow task; a question is alerted in the same workflow task and
-// answered through an update, whose answer goes out as a local activity; an approval is watched
-// by an activity that subscribes before it alerts and returns the end. Nothing else: no search
-// attributes or details, no patches, no deadlines, no look before the answer. FloorPlanWorkflow
-// runs two of them as children, one after the other, as PlanWorkflow runs the seed plan's steps.
+// keeps its shape (docs/benchmarks.md, "The floor"). The first message is a local activity in the
+// first workflow task; a question is alerted in the same workflow task and answered through an
+// update, whose answer goes out as a local activity; an approval is watched by an activity that
+// subscribes before it alerts and returns the end. Nothing else: no search attributes or details,
+// no patches, no deadlines, no look before the answer. FloorPlanWorkflow runs two of them as
+// children, one after the other, as PlanWorkflow runs the seed plan's steps.
 import { condition, defineUpdate, executeChild, proxyActivities, proxyLocalActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { FloorActivities, FloorTask } from './activities';
 
