@@ -51,9 +51,11 @@ describe('a month-long quiet AUTH_REQUIRED wait, compressed in time', () => {
     const signals = (h: (typeof histories)[number]) => h.events!.filter((e) => e.workflowExecutionSignaledEventAttributes).map((e) => e.workflowExecutionSignaledEventAttributes!.signalName);
     for (const h of histories) expect(h.events!.length).toBeLessThanOrEqual(budget + 15);
     // A quiet wait has nothing to say: no signal at all, however many idle checks ran; the last run
-    // may hear the approval from the shared stream (the WORKING after it), once.
+    // may hear the approval from the shared stream (the WORKING after it), once, and on a loaded
+    // machine may be handed back to a lease once (`rewatch`: the shared watch lost a GetTask or its
+    // hold's heartbeat, activities/shared-watch.ts), as one fresh-clone CI run saw (at fb89cc7).
     for (const h of histories.slice(0, -1)) expect(signals(h)).toEqual([]);
-    expect(['', 'observe']).toContain(signals(histories.at(-1)!).join());
+    expect(['', 'observe', 'rewatch', 'observe,rewatch', 'rewatch,observe']).toContain(signals(histories.at(-1)!).join());
   }, 120_000);
 });
 
