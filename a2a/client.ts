@@ -211,6 +211,7 @@ class Client implements A2AClient {
       maxFrameBytes: o.maxFrameBytes ?? this.o.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
       maxStreamBytes: o.maxStreamBytes ?? this.o.maxStreamBytes ?? DEFAULT_MAX_STREAM_BYTES,
       ...(this.o.maxResponseBytes !== undefined ? { maxResponseBytes: this.o.maxResponseBytes } : {}),
+      held: op === 'SubscribeToTask',
     });
     yield* tracedStream(this.call(op, params), stream, (frame) => validated(StreamResponseSchema, frame, ctx, 'stream frame'));
   }

@@ -48,7 +48,7 @@ export class JsonRpcBinding implements WireBinding {
 
   async *stream(op: StreamOperation, params: RequestParams, ctx: ErrorContext, o: WireStreamOptions): AsyncGenerator<unknown, void, undefined> {
     const { req, id } = this.request(op, params, 'text/event-stream');
-    const res = await openEventStream(this.transport, req, ctx, { signal: o.signal, maxResponseBytes: o.maxResponseBytes, held: op === 'SubscribeToTask' });
+    const res = await openEventStream(this.transport, req, ctx, { signal: o.signal, maxResponseBytes: o.maxResponseBytes, held: o.held });
     for await (const { json } of jsonEvents(res, ctx, o)) yield unwrapJsonRpc(json, id, ctx, 'stream frame');
   }
 }

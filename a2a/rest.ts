@@ -130,7 +130,7 @@ export class RestBinding implements WireBinding {
     const req = this.request(r, 'text/event-stream');
     // The proto says GET for subscribe, the spec text says POST (spec A8): try POST, then GET.
     const on405 = op === 'SubscribeToTask' ? this.request(r, 'text/event-stream', 'GET') : undefined;
-    const res = await openEventStream(this.transport, req, ctx, { signal: o.signal, maxResponseBytes: o.maxResponseBytes, on405, held: op === 'SubscribeToTask' });
+    const res = await openEventStream(this.transport, req, ctx, { signal: o.signal, maxResponseBytes: o.maxResponseBytes, on405, held: o.held });
     for await (const { event, json } of jsonEvents(res, ctx, o)) {
       // a2a-js sends `event: error` with a google.rpc.Status body once the stream has begun.
       if (event === 'error' || (json !== null && typeof json === 'object' && 'error' in json)) {

@@ -87,6 +87,8 @@ export interface WireStreamOptions {
   /** Everything the stream carries, comments included; default DEFAULT_MAX_STREAM_BYTES. */
   maxStreamBytes?: number;
   maxResponseBytes?: number;
+  /** A stream that may stay open for days (SubscribeToTask): on a connection of its own (HttpTransport.send). */
+  held?: boolean;
 }
 
 /**

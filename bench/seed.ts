@@ -50,138 +50,134 @@ export async function runSeed(env: BenchEnv, record: Record, taskQueue: string, 
   const approvers = new Map<string, AgentHandle>();
   const acted = new Map<string, number>();
   wireBot(env, approvers, acted, floor);
-  await seedRuns();
-  record.data.seed = samples;
-  record.data.breakdown = breakdowns;
-
-  async function seedRuns(): Promise<void> {
-    for (const workMs of works) {
-      const reviewer = await startCodeReviewer({ workMs });
-      const deployer = await startDeployer({ workMs });
-      const [rc, dc] = await Promise.all([connect(reviewer.baseUrl), connect(deployer.baseUrl)]);
-      const runsOf: { i: number; t0: number; t1: number; ids: [string, string]; runIds: [string, string] }[] = [];
-      try {
-        const planner = async (i: number): Promise<number> => {
-          const t0 = Date.now();
-          const r = await startDelegatedTask(env.client, { agent: { name: 'code-reviewer', url: reviewer.baseUrl }, message: { text: DIFF }, planId: `seed-${workMs}-${i}` }, { taskQueue });
-          const rr = await r.result();
-          if (rr.state !== 'TASK_STATE_COMPLETED') throw new Error(`review ended ${rr.state}`);
-          const d = await startDelegatedTask(env.client, { agent: { name: 'deployer', url: deployer.baseUrl }, message: { text: DEPLOY }, planId: `seed-${workMs}-${i}` }, { taskQueue, workflowId: `seed-deploy-${workMs}-${i}-${t0}` });
-          approvers.set(d.workflowId, deployer);
-          const dr = await d.result();
-          if (dr.state !== 'TASK_STATE_COMPLETED') throw new Error(`deploy ended ${dr.state}`);
-          const t1 = Date.now();
-          runsOf.push({ i, t0, t1, ids: [r.workflowId, d.workflowId], runIds: [runIdOf(r), runIdOf(d)] });
-          return t1 - t0;
-        };
-        // The seed plan itself (demo/plans/release.yaml): PlanWorkflow runs both steps as children.
-        // In every other round only (half the runs): it is not one of the issue's two sides, and a
-        // plan run at 200 ms of work costs 1.3 s of the run's 5 minutes.
-        const plan = async (i: number): Promise<number | undefined> => {
-          if (i % 2 === 1) return undefined;
-          const t0 = Date.now();
-          const planId = `seedplan-${workMs}-${i}-${t0}`;
-          approvers.set(`${planId}.deploy`, deployer);
-          const { handle } = await startPlan(env.client, { planFile: join(ROOT, 'demo', 'plans', 'release.yaml') }, { planId, agentUrls: { 'code-reviewer': reviewer.baseUrl, deployer: deployer.baseUrl } }, { taskQueue });
-          await handle.result();
-          return Date.now() - t0;
-        };
-        // The floor (bench/floor/): its scenario in the rounds without the seed plan, its plan in the others.
-        let floorLat: { [k: string]: number } = {};
-        const floorPlans: number[] = [];
-        const floorSide = async (i: number): Promise<number | undefined> => {
-          const l0 = serverLatency(await scrape(env.server.metricsUrl));
-          const ms = i % 2 === 1 ? await floor.run(i, reviewer, deployer, String(workMs)) : await floor.runPlan(i, reviewer, deployer, String(workMs));
-          // Its server calls are not the planner's: kept out of §6's server times.
-          const d = diff(serverLatency(await scrape(env.server.metricsUrl)), l0);
-          for (const [k, v] of Object.entries(d)) floorLat[k] = (floorLat[k] ?? 0) + v;
-          if (i % 2 === 1) return ms;
-          floorPlans.push(ms);
-          return undefined;
-        };
-        const baseline = async (): Promise<number> => {
-          const t0 = Date.now();
-          await review(rc);
-          await deploy(dc, (taskId) => deployer.approve(taskId));
-          return Date.now() - t0;
-        };
-        // Warm-up: connections, caches, the worker's first workflow tasks; not recorded.
-        await interleaveMany(2, [planner, baseline, plan, floorSide]);
-        runsOf.length = 0;
-        floorLat = {};
-        floorPlans.length = 0;
-        // A2A requests the agents see per run, by method, on each side.
-        const requests = { planner: {} as { [m: string]: number }, baseline: {} as { [m: string]: number } };
-        const counted = <T>(side: 'planner' | 'baseline', fn: (i: number) => Promise<T>) => async (i: number): Promise<T> => {
-          const [r0, d0] = [reviewer.log.requests.length, deployer.log.requests.length];
-          const out = await fn(i);
-          for (const q of [...reviewer.log.requests.slice(r0), ...deployer.log.requests.slice(d0)]) requests[side][q.method] = (requests[side][q.method] ?? 0) + 1 / runs;
-          return out;
-        };
-        const lat0 = serverLatency(await scrape(env.server.metricsUrl));
-        const [as = [], bs = [], cs = [], fs = []] = await interleaveMany<number | undefined>(runs, [counted('planner', planner), counted('baseline', baseline), plan, floorSide]);
-        const [a, b, c, f] = [as, bs, cs, fs].map((xs) => xs.filter((x): x is number => x !== undefined)) as [number[], number[], number[], number[]];
-        const describe = (r: { [m: string]: number }): string => Object.entries(r).map(([m, c]) => `${m} ${c.toFixed(1)}`).join(', ');
-        record.add({ section: '1 seed', metric: `A2A requests per seed run, ${workMs} ms work`, unit: '', planner: describe(requests.planner), baseline: describe(requests.baseline) });
-        a.forEach((ms, i) => samples.push({ workMs, side: 'planner', ms, i }));
-        b.forEach((ms, i) => samples.push({ workMs, side: 'baseline', ms, i }));
-        c.forEach((ms, i) => samples.push({ workMs, side: 'plan', ms, i: 2 * i }));
-        const pa = dist(a);
-        const pb = dist(b);
-        const goal = workMs === 200 ? { goal: '≤ 1.2× at p50', met: pa.p50 / pb.p50 <= 1.2 } : {};
-        record.add({ section: '1 seed', metric: `seed scenario p50, ${workMs} ms agent work/step`, unit: 'ms', planner: pa.p50, baseline: pb.p50, ...goal });
-        record.add({ section: '1 seed', metric: `seed scenario p95, ${workMs} ms agent work/step`, unit: 'ms', planner: pa.p95, baseline: pb.p95 });
-        const pc = dist(c);
-        record.add({ section: '1 seed', metric: `seed plan (PlanWorkflow, demo/plans/release.yaml) p50 / p95 (${c.length} runs), ${workMs} ms work`, unit: 'ms', planner: `${pc.p50} / ${pc.p95} ms`, baseline: `${pb.p50} / ${pb.p95} ms`, ratio: pc.p50 / pb.p50 });
-        const pf = dist(f);
-        record.add({ section: '1 seed', metric: `the floor: the scenario in the least Temporal code of its shape (bench/floor/) p50 / p95 (${f.length} runs), ${workMs} ms work`, unit: 'ms', planner: `${pf.p50} / ${pf.p95} ms`, baseline: `${pb.p50} / ${pb.p95} ms`, ratio: pf.p50 / pb.p50 });
-        const pfp = dist(floorPlans);
-        record.add({ section: '1 seed', metric: `the floor's plan: its two tasks as children of one workflow p50 / p95 (${floorPlans.length} runs), ${workMs} ms work`, unit: 'ms', planner: `${pfp.p50} / ${pfp.p95} ms`, baseline: `${pb.p50} / ${pb.p95} ms`, ratio: pfp.p50 / pb.p50 });
-        record.data[`floor${workMs}`] = { scenario: f, plan: floorPlans };
-        // The server's own time per call (its service_latency histogram): the baseline calls no Temporal.
-        const lat = diff(diff(serverLatency(await scrape(env.server.metricsUrl)), lat0), floorLat);
-        for (const op of ['StartWorkflowExecution', 'RespondWorkflowTaskCompleted', 'RespondActivityTaskCompleted', 'UpdateWorkflowExecution']) {
-          const [ms, n] = [lat[`${op} ms`] ?? 0, lat[`${op} n`] ?? 0];
-          // An update's call lasts until its result (the answer sent, the agent's reply): not server work.
-          const what = op === 'UpdateWorkflowExecution' ? `${op} (lasts until the answer is sent)` : op;
-          if (n) record.add({ section: '6 where the time goes', metric: `server time per ${what}, ${workMs} ms work`, unit: 'ms', planner: ms / n, note: `mean of ${n}; ${(ms / runs).toFixed(0)} ms per seed run` });
-        }
-
-        // 6. Where the time goes: each run's two histories, swept into categories.
-        for (const run of runsOf) {
-          const parts: { [k: string]: number } = {};
-          const add = (k: string, v: number): void => void (parts[k] = (parts[k] ?? 0) + v);
-          let inWorkflows = 0;
-          for (const [j, id] of run.ids.entries()) {
-            const h = await env.client.workflow.getHandle(id, run.runIds[j]).fetchHistory();
-            const { spans, start, end } = spansOf(h);
-            inWorkflows += end - start;
-            const botAt = acted.get(id);
-            // The deploy's watch holds the approval wait: alert → bot's POST is the bot's, not the watch's.
-            const alert = env.bot.alerts.find((x) => x.workflowId === id);
-            const extra: Span[] = alert && botAt && j === 1 ? [{ category: 'bot (alert → answer / approval)', from: alert.at, to: botAt, priority: 0 }] : [];
-            const swept = sweep([...spans, ...extra], start, end, 'bot (alert → answer / approval)');
-            for (const [k, v] of Object.entries(swept)) add(k, v);
-          }
-          // The agents' simulated work sits inside the sendMessage / watch activities (a local one's
-          // workflow task included).
-          const agentMs = 2 * workMs + 2 * (20 + workMs);
-          const inActivities = (parts['activity sendMessage'] ?? 0) + (parts['activity watchRemoteTask'] ?? 0);
-          add('agent work (simulated)', Math.min(agentMs, inActivities));
-          add('activity run (client calls, watch; a local one with its workflow task)', inActivities - Math.min(agentMs, inActivities));
-          delete parts['activity sendMessage'];
-          delete parts['activity watchRemoteTask'];
-          add('client (start, result, between tasks)', run.t1 - run.t0 - inWorkflows);
-          breakdowns.push({ workMs, parts });
-        }
-        const cats = [...new Set(breakdowns.filter((b) => b.workMs === workMs).flatMap((b) => Object.keys(b.parts)))];
-        for (const c of cats) {
-          const xs = breakdowns.filter((b) => b.workMs === workMs).map((b) => b.parts[c] ?? 0);
-          record.add({ section: '6 where the time goes', metric: `${c}, ${workMs} ms work`, unit: 'ms', planner: dist(xs).p50, note: 'p50 per seed run' });
-        }
-      } finally {
-        await Promise.all([reviewer.close(), deployer.close()]);
+  for (const workMs of works) {
+    const reviewer = await startCodeReviewer({ workMs });
+    const deployer = await startDeployer({ workMs });
+    const [rc, dc] = await Promise.all([connect(reviewer.baseUrl), connect(deployer.baseUrl)]);
+    const runsOf: { i: number; t0: number; t1: number; ids: [string, string]; runIds: [string, string] }[] = [];
+    try {
+      const planner = async (i: number): Promise<number> => {
+        const t0 = Date.now();
+        const r = await startDelegatedTask(env.client, { agent: { name: 'code-reviewer', url: reviewer.baseUrl }, message: { text: DIFF }, planId: `seed-${workMs}-${i}` }, { taskQueue });
+        const rr = await r.result();
+        if (rr.state !== 'TASK_STATE_COMPLETED') throw new Error(`review ended ${rr.state}`);
+        const d = await startDelegatedTask(env.client, { agent: { name: 'deployer', url: deployer.baseUrl }, message: { text: DEPLOY }, planId: `seed-${workMs}-${i}` }, { taskQueue, workflowId: `seed-deploy-${workMs}-${i}-${t0}` });
+        approvers.set(d.workflowId, deployer);
+        const dr = await d.result();
+        if (dr.state !== 'TASK_STATE_COMPLETED') throw new Error(`deploy ended ${dr.state}`);
+        const t1 = Date.now();
+        runsOf.push({ i, t0, t1, ids: [r.workflowId, d.workflowId], runIds: [runIdOf(r), runIdOf(d)] });
+        return t1 - t0;
+      };
+      // The seed plan itself (demo/plans/release.yaml): PlanWorkflow runs both steps as children.
+      // In every other round only (half the runs): it is not one of the issue's two sides, and a
+      // plan run at 200 ms of work costs 1.3 s of the run's 5 minutes.
+      const plan = async (i: number): Promise<number | undefined> => {
+        if (i % 2 === 1) return undefined;
+        const t0 = Date.now();
+        const planId = `seedplan-${workMs}-${i}-${t0}`;
+        approvers.set(`${planId}.deploy`, deployer);
+        const { handle } = await startPlan(env.client, { planFile: join(ROOT, 'demo', 'plans', 'release.yaml') }, { planId, agentUrls: { 'code-reviewer': reviewer.baseUrl, deployer: deployer.baseUrl } }, { taskQueue });
+        await handle.result();
+        return Date.now() - t0;
+      };
+      // The floor (bench/floor/): its scenario in the rounds without the seed plan, its plan in the others.
+      let floorLat: { [k: string]: number } = {};
+      const floorPlans: number[] = [];
+      const floorSide = async (i: number): Promise<number | undefined> => {
+        const l0 = serverLatency(await scrape(env.server.metricsUrl));
+        const ms = i % 2 === 1 ? await floor.run(i, reviewer, deployer, String(workMs)) : await floor.runPlan(i, reviewer, deployer, String(workMs));
+        // Its server calls are not the planner's: kept out of §6's server times.
+        const d = diff(serverLatency(await scrape(env.server.metricsUrl)), l0);
+        for (const [k, v] of Object.entries(d)) floorLat[k] = (floorLat[k] ?? 0) + v;
+        if (i % 2 === 1) return ms;
+        floorPlans.push(ms);
+        return undefined;
+      };
+      const baseline = async (): Promise<number> => {
+        const t0 = Date.now();
+        await review(rc);
+        await deploy(dc, (taskId) => deployer.approve(taskId));
+        return Date.now() - t0;
+      };
+      // Warm-up: connections, caches, the worker's first workflow tasks; not recorded.
+      await interleaveMany(2, [planner, baseline, plan, floorSide]);
+      runsOf.length = 0;
+      floorLat = {};
+      floorPlans.length = 0;
+      // A2A requests the agents see per run, by method, on each side.
+      const requests = { planner: {} as { [m: string]: number }, baseline: {} as { [m: string]: number } };
+      const counted = <T>(side: 'planner' | 'baseline', fn: (i: number) => Promise<T>) => async (i: number): Promise<T> => {
+        const [r0, d0] = [reviewer.log.requests.length, deployer.log.requests.length];
+        const out = await fn(i);
+        for (const q of [...reviewer.log.requests.slice(r0), ...deployer.log.requests.slice(d0)]) requests[side][q.method] = (requests[side][q.method] ?? 0) + 1 / runs;
+        return out;
+      };
+      const lat0 = serverLatency(await scrape(env.server.metricsUrl));
+      const [as = [], bs = [], cs = [], fs = []] = await interleaveMany<number | undefined>(runs, [counted('planner', planner), counted('baseline', baseline), plan, floorSide]);
+      const [a, b, c, f] = [as, bs, cs, fs].map((xs) => xs.filter((x): x is number => x !== undefined)) as [number[], number[], number[], number[]];
+      const describe = (r: { [m: string]: number }): string => Object.entries(r).map(([m, c]) => `${m} ${c.toFixed(1)}`).join(', ');
+      record.add({ section: '1 seed', metric: `A2A requests per seed run, ${workMs} ms work`, unit: '', planner: describe(requests.planner), baseline: describe(requests.baseline) });
+      a.forEach((ms, i) => samples.push({ workMs, side: 'planner', ms, i }));
+      b.forEach((ms, i) => samples.push({ workMs, side: 'baseline', ms, i }));
+      c.forEach((ms, i) => samples.push({ workMs, side: 'plan', ms, i: 2 * i }));
+      const pa = dist(a);
+      const pb = dist(b);
+      const goal = workMs === 200 ? { goal: '≤ 1.2× at p50', met: pa.p50 / pb.p50 <= 1.2 } : {};
+      record.add({ section: '1 seed', metric: `seed scenario p50, ${workMs} ms agent work/step`, unit: 'ms', planner: pa.p50, baseline: pb.p50, ...goal });
+      record.add({ section: '1 seed', metric: `seed scenario p95, ${workMs} ms agent work/step`, unit: 'ms', planner: pa.p95, baseline: pb.p95 });
+      const pc = dist(c);
+      record.add({ section: '1 seed', metric: `seed plan (PlanWorkflow, demo/plans/release.yaml) p50 / p95 (${c.length} runs), ${workMs} ms work`, unit: 'ms', planner: `${pc.p50} / ${pc.p95} ms`, baseline: `${pb.p50} / ${pb.p95} ms`, ratio: pc.p50 / pb.p50 });
+      const pf = dist(f);
+      record.add({ section: '1 seed', metric: `the floor: the scenario in the least Temporal code of its shape (bench/floor/) p50 / p95 (${f.length} runs), ${workMs} ms work`, unit: 'ms', planner: `${pf.p50} / ${pf.p95} ms`, baseline: `${pb.p50} / ${pb.p95} ms`, ratio: pf.p50 / pb.p50 });
+      const pfp = dist(floorPlans);
+      record.add({ section: '1 seed', metric: `the floor's plan: its two tasks as children of one workflow p50 / p95 (${floorPlans.length} runs), ${workMs} ms work`, unit: 'ms', planner: `${pfp.p50} / ${pfp.p95} ms`, baseline: `${pb.p50} / ${pb.p95} ms`, ratio: pfp.p50 / pb.p50 });
+      record.data[`floor${workMs}`] = { scenario: f, plan: floorPlans };
+      // The server's own time per call (its service_latency histogram): the baseline calls no Temporal.
+      const lat = diff(diff(serverLatency(await scrape(env.server.metricsUrl)), lat0), floorLat);
+      for (const op of ['StartWorkflowExecution', 'RespondWorkflowTaskCompleted', 'RespondActivityTaskCompleted', 'UpdateWorkflowExecution']) {
+        const [ms, n] = [lat[`${op} ms`] ?? 0, lat[`${op} n`] ?? 0];
+        // An update's call lasts until its result (the answer sent, the agent's reply): not server work.
+        const what = op === 'UpdateWorkflowExecution' ? `${op} (lasts until the answer is sent)` : op;
+        if (n) record.add({ section: '6 where the time goes', metric: `server time per ${what}, ${workMs} ms work`, unit: 'ms', planner: ms / n, note: `mean of ${n}; ${(ms / runs).toFixed(0)} ms per seed run` });
       }
+
+      // 6. Where the time goes: each run's two histories, swept into categories.
+      for (const run of runsOf) {
+        const parts: { [k: string]: number } = {};
+        const add = (k: string, v: number): void => void (parts[k] = (parts[k] ?? 0) + v);
+        let inWorkflows = 0;
+        for (const [j, id] of run.ids.entries()) {
+          const h = await env.client.workflow.getHandle(id, run.runIds[j]).fetchHistory();
+          const { spans, start, end } = spansOf(h);
+          inWorkflows += end - start;
+          const botAt = acted.get(id);
+          // The deploy's watch holds the approval wait: alert → bot's POST is the bot's, not the watch's.
+          const alert = env.bot.alerts.find((x) => x.workflowId === id);
+          const extra: Span[] = alert && botAt && j === 1 ? [{ category: 'bot (alert → answer / approval)', from: alert.at, to: botAt, priority: 0 }] : [];
+          const swept = sweep([...spans, ...extra], start, end, 'bot (alert → answer / approval)');
+          for (const [k, v] of Object.entries(swept)) add(k, v);
+        }
+        // The agents' simulated work sits inside the sendMessage / watch activities (a local one's
+        // workflow task included).
+        const agentMs = 2 * workMs + 2 * (20 + workMs);
+        const inActivities = (parts['activity sendMessage'] ?? 0) + (parts['activity watchRemoteTask'] ?? 0);
+        add('agent work (simulated)', Math.min(agentMs, inActivities));
+        add('activity run (client calls, watch; a local one with its workflow task)', inActivities - Math.min(agentMs, inActivities));
+        delete parts['activity sendMessage'];
+        delete parts['activity watchRemoteTask'];
+        add('client (start, result, between tasks)', run.t1 - run.t0 - inWorkflows);
+        breakdowns.push({ workMs, parts });
+      }
+      const cats = [...new Set(breakdowns.filter((b) => b.workMs === workMs).flatMap((b) => Object.keys(b.parts)))];
+      for (const c of cats) {
+        const xs = breakdowns.filter((b) => b.workMs === workMs).map((b) => b.parts[c] ?? 0);
+        record.add({ section: '6 where the time goes', metric: `${c}, ${workMs} ms work`, unit: 'ms', planner: dist(xs).p50, note: 'p50 per seed run' });
+      }
+    } finally {
+      await Promise.all([reviewer.close(), deployer.close()]);
     }
   }
+  record.data.seed = samples;
+  record.data.breakdown = breakdowns;
 }

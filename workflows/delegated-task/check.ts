@@ -32,9 +32,9 @@ const DURATION = /^\d+(\.\d+)?\s*(ms|s|m|h|d)$/;
 export const isDuration = (v: unknown): boolean =>
   (Number.isSafeInteger(v) && (v as number) > 0) || (typeof v === 'string' && DURATION.test(v) && Number.parseFloat(v) > 0);
 export const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-export const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
+const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
 
-export function isHttpUrl(v: unknown): boolean {
+function isHttpUrl(v: unknown): boolean {
   if (typeof v !== 'string' || /^[a-z]+:\/\/[^/?#]*@/i.test(v)) return false;
   try {
     const u = new URL(v);

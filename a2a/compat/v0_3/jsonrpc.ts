@@ -36,7 +36,7 @@ export class V03JsonRpcWire implements V03Wire {
 
   async open(method: V03StreamMethod, params: Record<string, unknown>, ctx: ErrorContext, o: WireStreamOptions): Promise<V03Stream> {
     const { req, id } = this.request(method, params, 'text/event-stream');
-    const res = await openEventStream(this.transport, req, ctx, { signal: o.signal, maxResponseBytes: o.maxResponseBytes, held: method === 'tasks/resubscribe' });
+    const res = await openEventStream(this.transport, req, ctx, { signal: o.signal, maxResponseBytes: o.maxResponseBytes, held: o.held });
     async function* events(): AsyncGenerator<unknown, void, undefined> {
       for await (const { json } of jsonEvents(res, ctx, o)) yield unwrapJsonRpc(json, id, ctx, 'stream frame');
     }

@@ -149,7 +149,7 @@ export class V03RestWire implements V03Wire {
 
   async open(method: V03StreamMethod, params: Record<string, unknown>, ctx: ErrorContext, o: WireStreamOptions): Promise<V03Stream> {
     const r = routeOf(method, params);
-    const res = await openEventStream(this.transport, this.request(r, 'text/event-stream'), ctx, { signal: o.signal, maxResponseBytes: o.maxResponseBytes, held: method === 'tasks/resubscribe' }).catch((e: unknown) => {
+    const res = await openEventStream(this.transport, this.request(r, 'text/event-stream'), ctx, { signal: o.signal, maxResponseBytes: o.maxResponseBytes, held: o.held }).catch((e: unknown) => {
       throw reread(e, r.path, ctx);
     });
     async function* events(): AsyncGenerator<unknown, void, undefined> {
