@@ -14,6 +14,7 @@ import { spansOf, sweep, type Span } from './lib/history';
 import { runIdOf } from './lib/env';
 import { dist, interleaveMany, ROOT, size, type Record } from './lib/runner';
 import type { Floor } from './floor/run';
+import { MERGED, PHASES, phasesOf, type Phases } from './lib/phases';
 
 export interface SeedSample {
   workMs: number;
@@ -84,9 +85,16 @@ export async function runSeed(env: BenchEnv, record: Record, taskQueue: string, 
       // The floor (bench/floor/): its scenario in the rounds without the seed plan, its plan in the others.
       let floorLat: { [k: string]: number } = {};
       const floorPlans: number[] = [];
+      // Each side's runs as windows, for the phases that only the agents' and the bot's logs show (bench/lib/phases.ts).
+      const windows = { baseline: [] as { t0: number; t1: number }[], floor: [] as { t0: number; t1: number; ids: [string, string] }[] };
       const floorSide = async (i: number): Promise<number | undefined> => {
         const l0 = serverLatency(await scrape(env.server.metricsUrl));
-        const ms = i % 2 === 1 ? await floor.run(i, reviewer, deployer, String(workMs)) : await floor.runPlan(i, reviewer, deployer, String(workMs));
+        let ms: number;
+        if (i % 2 === 1) {
+          const run = await floor.run(i, reviewer, deployer, String(workMs));
+          windows.floor.push(run);
+          ms = run.t1 - run.t0;
+        } else ms = await floor.runPlan(i, reviewer, deployer, String(workMs));
         // Its server calls are not the planner's: kept out of §6's server times.
         const d = diff(serverLatency(await scrape(env.server.metricsUrl)), l0);
         for (const [k, v] of Object.entries(d)) floorLat[k] = (floorLat[k] ?? 0) + v;
@@ -98,11 +106,15 @@ export async function runSeed(env: BenchEnv, record: Record, taskQueue: string, 
         const t0 = Date.now();
         await review(rc);
         await deploy(dc, (taskId) => deployer.approve(taskId));
-        return Date.now() - t0;
+        const t1 = Date.now();
+        windows.baseline.push({ t0, t1 });
+        return t1 - t0;
       };
       // Warm-up: connections, caches, the worker's first workflow tasks; not recorded.
       await interleaveMany(2, [planner, baseline, plan, floorSide]);
       runsOf.length = 0;
+      windows.baseline.length = 0;
+      windows.floor.length = 0;
       floorLat = {};
       floorPlans.length = 0;
       // A2A requests the agents see per run, by method, on each side.
@@ -141,6 +153,19 @@ export async function runSeed(env: BenchEnv, record: Record, taskQueue: string, 
         const what = op === 'UpdateWorkflowExecution' ? `${op} (lasts until the answer is sent)` : op;
         if (n) record.add({ section: '6 where the time goes', metric: `server time per ${what}, ${workMs} ms work`, unit: 'ms', planner: ms / n, note: `mean of ${n}; ${(ms / runs).toFixed(0)} ms per seed run` });
       }
+
+      // 6. The same phases on every side, from the agents' and the bot's logs: the planner's time
+      // over the floor, phase by phase (p50 of each side's runs).
+      const phaseRows = (runs: Phases[]): { [k: string]: number } => Object.fromEntries([...PHASES, ...Object.keys(MERGED)].flatMap((k) => {
+        const xs = runs.map((r) => r[k]).filter((x): x is number => x !== undefined);
+        return xs.length ? [[k, dist(xs).p50]] : [];
+      }));
+      const [pp, fp, bp] = [runsOf.map((r) => phasesOf(r, reviewer, deployer, env.bot.alerts)), windows.floor.map((r) => phasesOf(r, reviewer, deployer, env.bot.alerts)), windows.baseline.map((r) => phasesOf(r, reviewer, deployer, env.bot.alerts))].map(phaseRows) as [{ [k: string]: number }, { [k: string]: number }, { [k: string]: number }];
+      for (const k of [...PHASES, ...Object.keys(MERGED)]) {
+        const note = `p50 per seed run; the floor ${fp[k]?.toFixed(0) ?? '-'} ms, planner − floor ${pp[k] !== undefined && fp[k] !== undefined ? (pp[k] - fp[k]).toFixed(1) : '-'} ms`;
+        record.add({ section: '6 where the time goes', metric: `phase: ${k}, ${workMs} ms work`, unit: 'ms', planner: pp[k] ?? '-', baseline: bp[k] ?? '-', note });
+      }
+      record.data[`phases${workMs}`] = { planner: pp, floor: fp, baseline: bp };
 
       // 6. Where the time goes: each run's two histories, swept into categories.
       for (const run of runsOf) {

@@ -19,8 +19,8 @@ export interface Floor {
   pid: number;
   /** One task to its end (the bot answers and approves: `onAlert`); throws unless it completed. */
   task(workflowId: string, agent: AgentHandle, text: string): Promise<WorkflowHandle>;
-  /** One seed run: the review, then the deploy; ms. */
-  run(i: number, reviewer: AgentHandle, deployer: AgentHandle, tag: string): Promise<number>;
+  /** One seed run: the review, then the deploy; its window and its two workflow ids. */
+  run(i: number, reviewer: AgentHandle, deployer: AgentHandle, tag: string): Promise<{ t0: number; t1: number; ids: [string, string] }>;
   /** The same two tasks as the children of one workflow, as the seed plan runs them; ms. */
   runPlan(i: number, reviewer: AgentHandle, deployer: AgentHandle, tag: string): Promise<number>;
   /** The bot's part for the floor's alerts (workflow ids `floor-…`): answer "main", approve; false for others. */
@@ -54,9 +54,10 @@ export async function startFloor(env: BenchEnv): Promise<Floor> {
     task,
     async run(i, reviewer, deployer, tag) {
       const t0 = Date.now();
-      await task(`floor-review-${tag}-${i}-${t0}`, reviewer, DIFF);
-      await task(`floor-deploy-${tag}-${i}-${t0}`, deployer, DEPLOY);
-      return Date.now() - t0;
+      const ids: [string, string] = [`floor-review-${tag}-${i}-${t0}`, `floor-deploy-${tag}-${i}-${t0}`];
+      await task(ids[0], reviewer, DIFF);
+      await task(ids[1], deployer, DEPLOY);
+      return { t0, t1: Date.now(), ids };
     },
     async runPlan(i, reviewer, deployer, tag) {
       const t0 = Date.now();
