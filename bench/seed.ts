@@ -160,12 +160,13 @@ export async function runSeed(env: BenchEnv, record: Record, taskQueue: string, 
         const xs = runs.map((r) => r[k]).filter((x): x is number => x !== undefined);
         return xs.length ? [[k, dist(xs).p50]] : [];
       }));
-      const [pp, fp, bp] = [runsOf.map((r) => phasesOf(r, reviewer, deployer, env.bot.alerts)), windows.floor.map((r) => phasesOf(r, reviewer, deployer, env.bot.alerts)), windows.baseline.map((r) => phasesOf(r, reviewer, deployer, env.bot.alerts))].map(phaseRows) as [{ [k: string]: number }, { [k: string]: number }, { [k: string]: number }];
+      const perRun = { planner: runsOf.map((r) => phasesOf(r, reviewer, deployer, env.bot.alerts)), floor: windows.floor.map((r) => phasesOf(r, reviewer, deployer, env.bot.alerts)), baseline: windows.baseline.map((r) => phasesOf(r, reviewer, deployer, env.bot.alerts)) };
+      const [pp, fp, bp] = [perRun.planner, perRun.floor, perRun.baseline].map(phaseRows) as [{ [k: string]: number }, { [k: string]: number }, { [k: string]: number }];
       for (const k of [...PHASES, ...Object.keys(MERGED)]) {
         const note = `p50 per seed run; the floor ${fp[k]?.toFixed(0) ?? '-'} ms, planner − floor ${pp[k] !== undefined && fp[k] !== undefined ? (pp[k] - fp[k]).toFixed(1) : '-'} ms`;
         record.add({ section: '6 where the time goes', metric: `phase: ${k}, ${workMs} ms work`, unit: 'ms', planner: pp[k] ?? '-', baseline: bp[k] ?? '-', note });
       }
-      record.data[`phases${workMs}`] = { planner: pp, floor: fp, baseline: bp };
+      record.data[`phases${workMs}`] = perRun;
 
       // 6. Where the time goes: each run's two histories, swept into categories.
       for (const run of runsOf) {
