@@ -174,4 +174,25 @@ it('pages the inbox oldest first with a cursor, and 404s an unknown task', async
   expect(badToken.body).toMatchObject({ error: { details: [{ path: 'query.pageToken' }] } });
 }, 240_000);
 
+it("an operator's answer to a plan's id (no task) is the 404 naming it, and the plan takes nothing", async () => {
+  // An operator's answer goes to the workflow before the task is read (server/api/tasks.ts): the
+  // read comes only when it fails, and must still tell a plan from a task.
+  const started = await call(api.url, 'POST', '/v1/plans', { body: { planFile: 'release.yaml', inputs: { build: '2026.12.06-1' }, agentUrls: { 'code-reviewer': reviewer.baseUrl, deployer: deployer.baseUrl } } });
+  expect(started.status).toBe(201);
+  const { planId } = started.body as { planId: string };
+  suite.track(planId, `${planId}.review`);
+  const planOf = async () => (await call(api.url, 'GET', `/v1/plans/${planId}`)).body as { waitingOn?: string; workflowStatus?: string };
+  await eventually(async () => (await planOf()).waitingOn === 'human', 'the plan waiting on its review question', 60_000);
+  const wrong = await call(api.url, 'POST', `/v1/tasks/${planId}/answer`, { body: { text: 'main' } });
+  expect(wrong.status).toBe(404);
+  expect(wrong.body).toMatchObject({ error: { code: 'not_found', message: expect.stringContaining(planId) } });
+  const events = (await suite.client.workflow.getHandle(planId).fetchHistory()).events ?? [];
+  expect(events.filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes || e.workflowExecutionUpdateCompletedEventAttributes)).toHaveLength(0);
+  expect(reviewer.log.userMessages.filter((m) => m.messageId.startsWith(`${planId}.review/`))).toHaveLength(1);
+  // The plan still waits on its question, and ends when it is cancelled.
+  expect(await planOf()).toMatchObject({ waitingOn: 'human', workflowStatus: 'RUNNING' });
+  expect((await call(api.url, 'POST', `/v1/plans/${planId}/cancel`)).status).toBeLessThan(300);
+  await eventually(async () => (await planOf()).workflowStatus !== 'RUNNING', 'the plan closed', 60_000);
+}, 180_000);
+
 itReplaysItsHistories(suite);

@@ -26,8 +26,16 @@ export function tasksRouter(ctx: ApiContext): Router {
     const { workflowId } = parseOr400(TaskParams, 'path', req.params);
     const answer = parseOr400(AnswerBodySchema, 'body', req.body);
     refuseLargeAnswer(ctx, answer);
-    const desc = await withTask(workflowId, () => requireOwnedTask(ctx.temporal, callerOfResponse(res.locals), workflowId));
-    if (desc.status.name !== 'RUNNING') throw conflict(`${workflowId} is ${desc.status.name}, not waiting on a question: nothing to answer`);
+    const caller = callerOfResponse(res.locals);
+    // Throws the 404 or 409 that says why the task cannot take an answer; returns when it can.
+    const mayAnswer = async (): Promise<void> => {
+      const desc = await withTask(workflowId, () => requireOwnedTask(ctx.temporal, caller, workflowId));
+      if (desc.status.name !== 'RUNNING') throw conflict(`${workflowId} is ${desc.status.name}, not waiting on a question: nothing to answer`);
+    };
+    // Another caller's task is read before anything is sent to it. An operator may answer every
+    // task, so its answer goes first and the task is read only when the answer fails, to say why:
+    // the read is a server round trip on the answer's path (docs/benchmarks.md: 6-10 ms of it).
+    if (!caller.operator) await mayAnswer();
     let result;
     try {
       // At most PLANNER_ANSWER_WAIT for the agent's reply; then 202, the answer on its way.
@@ -44,6 +52,8 @@ export function tasksRouter(ctx: ApiContext): Router {
           ),
       );
     } catch (err) {
+      // An operator's answer failed: not a task, or not running, says so first.
+      if (caller.operator) await mayAnswer();
       // The workflow's validator said why (not waiting, stale turn, an answer already on its way),
       // or the task ended while the answer was on its way.
       if (err instanceof WorkflowUpdateFailedError) throw conflict(`${workflowId}: ${err.cause?.message ?? err.message}`);
