@@ -160,7 +160,8 @@ export async function runSeed(env: BenchEnv, record: Record, taskQueue: string, 
         const xs = runs.map((r) => r[k]).filter((x): x is number => x !== undefined);
         return xs.length ? [[k, dist(xs).p50]] : [];
       }));
-      const perRun = { planner: runsOf.map((r) => phasesOf(r, reviewer, deployer, env.bot.alerts)), floor: windows.floor.map((r) => phasesOf(r, reviewer, deployer, env.bot.alerts)), baseline: windows.baseline.map((r) => phasesOf(r, reviewer, deployer, env.bot.alerts)) };
+      const cut = (r: { t0: number; t1: number; ids?: [string, string] }): Phases => phasesOf(r, reviewer, deployer, env.bot.alerts);
+      const perRun = { planner: runsOf.map(cut), floor: windows.floor.map(cut), baseline: windows.baseline.map(cut) };
       const [pp, fp, bp] = [perRun.planner, perRun.floor, perRun.baseline].map(phaseRows) as [{ [k: string]: number }, { [k: string]: number }, { [k: string]: number }];
       for (const k of [...PHASES, ...Object.keys(MERGED)]) {
         const note = `p50 per seed run; the floor ${fp[k]?.toFixed(0) ?? '-'} ms, planner − floor ${pp[k] !== undefined && fp[k] !== undefined ? (pp[k] - fp[k]).toFixed(1) : '-'} ms`;
