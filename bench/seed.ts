@@ -57,6 +57,9 @@ export async function runSeed(env: BenchEnv, record: Record, taskQueue: string, 
     const [rc, dc] = await Promise.all([connect(reviewer.baseUrl), connect(deployer.baseUrl)]);
     const runsOf: { i: number; t0: number; t1: number; ids: [string, string]; runIds: [string, string] }[] = [];
     try {
+      // Each side's runs as windows, for the phases that only the agents' and the bot's logs show (bench/lib/phases.ts).
+      type Window = { t0: number; t1: number; ids: [string, string] };
+      const windows = { baseline: [] as { t0: number; t1: number }[], floor: [] as Window[], plan: [] as Window[], floorPlan: [] as Window[] };
       const planner = async (i: number): Promise<number> => {
         const t0 = Date.now();
         const r = await startDelegatedTask(env.client, { agent: { name: 'code-reviewer', url: reviewer.baseUrl }, message: { text: DIFF }, planId: `seed-${workMs}-${i}` }, { taskQueue });
@@ -80,27 +83,17 @@ export async function runSeed(env: BenchEnv, record: Record, taskQueue: string, 
         approvers.set(`${planId}.deploy`, deployer);
         const { handle } = await startPlan(env.client, { planFile: join(ROOT, 'demo', 'plans', 'release.yaml') }, { planId, agentUrls: { 'code-reviewer': reviewer.baseUrl, deployer: deployer.baseUrl } }, { taskQueue });
         await handle.result();
-        return Date.now() - t0;
+        const t1 = Date.now();
+        windows.plan.push({ t0, t1, ids: [`${planId}.review`, `${planId}.deploy`] });
+        return t1 - t0;
       };
-      // The floor (bench/floor/): its scenario in the rounds without the seed plan, its plan in the others.
-      let floorLat: { [k: string]: number } = {};
-      const floorPlans: number[] = [];
-      // Each side's runs as windows, for the phases that only the agents' and the bot's logs show (bench/lib/phases.ts).
-      const windows = { baseline: [] as { t0: number; t1: number }[], floor: [] as { t0: number; t1: number; ids: [string, string] }[] };
+      // The floor (bench/floor/): its scenario in the rounds without the seed plan, its plan in the
+      // others. Its server calls are in its own namespace, out of §6's server times.
       const floorSide = async (i: number): Promise<number | undefined> => {
-        const l0 = serverLatency(await scrape(env.server.metricsUrl));
-        let ms: number;
-        if (i % 2 === 1) {
-          const run = await floor.run(i, reviewer, deployer, String(workMs));
-          windows.floor.push(run);
-          ms = run.t1 - run.t0;
-        } else ms = await floor.runPlan(i, reviewer, deployer, String(workMs));
-        // Its server calls are not the planner's: kept out of §6's server times.
-        const d = diff(serverLatency(await scrape(env.server.metricsUrl)), l0);
-        for (const [k, v] of Object.entries(d)) floorLat[k] = (floorLat[k] ?? 0) + v;
-        if (i % 2 === 1) return ms;
-        floorPlans.push(ms);
-        return undefined;
+        if (i % 2 === 0) return void windows.floorPlan.push(await floor.runPlan(i, reviewer, deployer, String(workMs)));
+        const run = await floor.run(i, reviewer, deployer, String(workMs));
+        windows.floor.push(run);
+        return run.t1 - run.t0;
       };
       const baseline = async (): Promise<number> => {
         const t0 = Date.now();
@@ -113,10 +106,7 @@ export async function runSeed(env: BenchEnv, record: Record, taskQueue: string, 
       // Warm-up: connections, caches, the worker's first workflow tasks; not recorded.
       await interleaveMany(2, [planner, baseline, plan, floorSide]);
       runsOf.length = 0;
-      windows.baseline.length = 0;
-      windows.floor.length = 0;
-      floorLat = {};
-      floorPlans.length = 0;
+      for (const w of Object.values(windows)) w.length = 0;
       // A2A requests the agents see per run, by method, on each side.
       const requests = { planner: {} as { [m: string]: number }, baseline: {} as { [m: string]: number } };
       const counted = <T>(side: 'planner' | 'baseline', fn: (i: number) => Promise<T>) => async (i: number): Promise<T> => {
@@ -142,11 +132,12 @@ export async function runSeed(env: BenchEnv, record: Record, taskQueue: string, 
       record.add({ section: '1 seed', metric: `seed plan (PlanWorkflow, demo/plans/release.yaml) p50 / p95 (${c.length} runs), ${workMs} ms work`, unit: 'ms', planner: `${pc.p50} / ${pc.p95} ms`, baseline: `${pb.p50} / ${pb.p95} ms`, ratio: pc.p50 / pb.p50 });
       const pf = dist(f);
       record.add({ section: '1 seed', metric: `the floor: the scenario in the least Temporal code of its shape (bench/floor/) p50 / p95 (${f.length} runs), ${workMs} ms work`, unit: 'ms', planner: `${pf.p50} / ${pf.p95} ms`, baseline: `${pb.p50} / ${pb.p95} ms`, ratio: pf.p50 / pb.p50 });
+      const floorPlans = windows.floorPlan.map((w) => w.t1 - w.t0);
       const pfp = dist(floorPlans);
       record.add({ section: '1 seed', metric: `the floor's plan: its two tasks as children of one workflow p50 / p95 (${floorPlans.length} runs), ${workMs} ms work`, unit: 'ms', planner: `${pfp.p50} / ${pfp.p95} ms`, baseline: `${pb.p50} / ${pb.p95} ms`, ratio: pfp.p50 / pb.p50 });
       record.data[`floor${workMs}`] = { scenario: f, plan: floorPlans };
       // The server's own time per call (its service_latency histogram): the baseline calls no Temporal.
-      const lat = diff(diff(serverLatency(await scrape(env.server.metricsUrl)), lat0), floorLat);
+      const lat = diff(serverLatency(await scrape(env.server.metricsUrl)), lat0);
       for (const op of ['StartWorkflowExecution', 'RespondWorkflowTaskCompleted', 'RespondActivityTaskCompleted', 'UpdateWorkflowExecution']) {
         const [ms, n] = [lat[`${op} ms`] ?? 0, lat[`${op} n`] ?? 0];
         // An update's call lasts until its result (the answer sent, the agent's reply): not server work.
@@ -167,7 +158,14 @@ export async function runSeed(env: BenchEnv, record: Record, taskQueue: string, 
         const note = `p50 per seed run; the floor ${fp[k]?.toFixed(0) ?? '-'} ms, planner − floor ${pp[k] !== undefined && fp[k] !== undefined ? (pp[k] - fp[k]).toFixed(1) : '-'} ms`;
         record.add({ section: '6 where the time goes', metric: `phase: ${k}, ${workMs} ms work`, unit: 'ms', planner: pp[k] ?? '-', baseline: bp[k] ?? '-', note });
       }
-      record.data[`phases${workMs}`] = perRun;
+      // The seed plan's runs cut the same way (its children's alerts), beside the floor's plan.
+      const perPlan = { planner: windows.plan.map(cut), floor: windows.floorPlan.map(cut) };
+      const [qp, qf] = [perPlan.planner, perPlan.floor].map(phaseRows) as [{ [k: string]: number }, { [k: string]: number }];
+      for (const k of PHASES) {
+        const note = `p50 per seed plan run; the floor's plan ${qf[k]?.toFixed(0) ?? '-'} ms, planner − floor ${qp[k] !== undefined && qf[k] !== undefined ? (qp[k] - qf[k]).toFixed(1) : '-'} ms`;
+        record.add({ section: '6 where the time goes', metric: `plan phase: ${k}, ${workMs} ms work`, unit: 'ms', planner: qp[k] ?? '-', baseline: bp[k] ?? '-', note });
+      }
+      record.data[`phases${workMs}`] = { ...perRun, plan: perPlan.planner, floorPlan: perPlan.floor };
 
       // 6. Where the time goes: each run's two histories, swept into categories.
       for (const run of runsOf) {

@@ -9,7 +9,7 @@ import type { AgentHandle } from '../../demo/agents';
 import { spawnReady } from '../../worker/child-process';
 import { withWorkerAllocator } from '../../worker/allocator';
 import { DEPLOY, DIFF } from '../lib/baseline';
-import type { BenchEnv } from '../lib/env';
+import { FLOOR_NAMESPACE, type BenchEnv } from '../lib/env';
 import { FloorPlanWorkflow, FloorTaskWorkflow, floorAnswerUpdate } from './workflow';
 
 const QUEUE = 'floor';
@@ -21,22 +21,22 @@ export interface Floor {
   task(workflowId: string, agent: AgentHandle, text: string): Promise<WorkflowHandle>;
   /** One seed run: the review, then the deploy; its window and its two workflow ids. */
   run(i: number, reviewer: AgentHandle, deployer: AgentHandle, tag: string): Promise<{ t0: number; t1: number; ids: [string, string] }>;
-  /** The same two tasks as the children of one workflow, as the seed plan runs them; ms. */
-  runPlan(i: number, reviewer: AgentHandle, deployer: AgentHandle, tag: string): Promise<number>;
+  /** The same two tasks as the children of one workflow, as the seed plan runs them; its window and its children's ids. */
+  runPlan(i: number, reviewer: AgentHandle, deployer: AgentHandle, tag: string): Promise<{ t0: number; t1: number; ids: [string, string] }>;
   /** The bot's part for the floor's alerts (workflow ids `floor-…`): answer "main", approve; false for others. */
   onAlert(a: { kind: string; workflowId: string; taskId: string }): boolean;
   stop(): Promise<void>;
 }
 
 export async function startFloor(env: BenchEnv): Promise<Floor> {
-  const worker = await spawnReady(join('bench', 'floor', 'worker.ts'), withWorkerAllocator({ ...process.env, FLOOR_TEMPORAL_ADDRESS: env.server.address, FLOOR_ALERT_URL: env.bot.url, FLOOR_TASK_QUEUE: QUEUE }), 'floor worker running');
+  const worker = await spawnReady(join('bench', 'floor', 'worker.ts'), withWorkerAllocator({ ...process.env, FLOOR_TEMPORAL_ADDRESS: env.server.address, FLOOR_NAMESPACE, FLOOR_ALERT_URL: env.bot.url, FLOOR_TASK_QUEUE: QUEUE }), 'floor worker running');
   worker.child.stdout!.resume();
   worker.child.stderr!.on('data', (b: Buffer) => {
     const s = b.toString();
     if (/\[(WARN|ERROR)\]|Error/.test(s)) process.stderr.write(`floor worker: ${s}`);
   });
   // The default data converter, as the floor's worker has: the planner's client encodes for its own.
-  const client = new Client({ connection: env.client.connection });
+  const client = new Client({ connection: env.client.connection, namespace: FLOOR_NAMESPACE });
   const approvers = new Map<string, AgentHandle>();
   const task = async (workflowId: string, agent: AgentHandle, text: string): Promise<WorkflowHandle> => {
     approvers.set(workflowId, agent);
@@ -62,15 +62,16 @@ export async function startFloor(env: BenchEnv): Promise<Floor> {
     async runPlan(i, reviewer, deployer, tag) {
       const t0 = Date.now();
       const workflowId = `floor-plan-${tag}-${i}-${t0}`;
-      approvers.set(`${workflowId}.deploy`, deployer);
+      const ids: [string, string] = [`${workflowId}.review`, `${workflowId}.deploy`];
+      approvers.set(ids[1], deployer);
       try {
         const steps = [{ id: 'review', agentUrl: reviewer.baseUrl, text: DIFF }, { id: 'deploy', agentUrl: deployer.baseUrl, text: DEPLOY }];
         const state = await client.workflow.execute(FloorPlanWorkflow, { taskQueue: QUEUE, workflowId, args: [{ steps }] });
         if (state !== 'TASK_STATE_COMPLETED') throw new Error(`floor plan ${workflowId} ended ${state}`);
       } finally {
-        approvers.delete(`${workflowId}.deploy`);
+        approvers.delete(ids[1]);
       }
-      return Date.now() - t0;
+      return { t0, t1: Date.now(), ids };
     },
     onAlert(a) {
       if (!a.workflowId.startsWith('floor-')) return false;

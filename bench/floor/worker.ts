@@ -4,10 +4,10 @@ import { connectWorker, temporalTarget } from '../../runtime/temporal-connection
 import { createFloorActivities } from './activities';
 
 async function main(): Promise<void> {
-  const { FLOOR_TEMPORAL_ADDRESS: address, FLOOR_ALERT_URL: alertUrl, FLOOR_TASK_QUEUE: taskQueue } = process.env;
-  if (!address || !alertUrl || !taskQueue) throw new Error('FLOOR_TEMPORAL_ADDRESS, FLOOR_ALERT_URL and FLOOR_TASK_QUEUE are required');
-  const connection = await connectWorker(temporalTarget({ TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: 'default' }, {}));
-  const worker = await Worker.create({ connection, taskQueue, workflowsPath: require.resolve('./workflow'), activities: createFloorActivities(alertUrl) });
+  const { FLOOR_TEMPORAL_ADDRESS: address, FLOOR_NAMESPACE: namespace, FLOOR_ALERT_URL: alertUrl, FLOOR_TASK_QUEUE: taskQueue } = process.env;
+  if (!address || !namespace || !alertUrl || !taskQueue) throw new Error('FLOOR_TEMPORAL_ADDRESS, FLOOR_NAMESPACE, FLOOR_ALERT_URL and FLOOR_TASK_QUEUE are required');
+  const connection = await connectWorker(temporalTarget({ TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace }, {}));
+  const worker = await Worker.create({ connection, namespace, taskQueue, workflowsPath: require.resolve('./workflow'), activities: createFloorActivities(alertUrl) });
   process.once('SIGTERM', () => worker.shutdown());
   console.log('floor worker running');
   await worker.run();

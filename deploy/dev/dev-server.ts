@@ -16,6 +16,8 @@ export interface DevServerOptions {
   port?: number; // 0 or undefined: a free port
   uiPort?: number | false; // false: headless; undefined: a free port
   namespace?: string;
+  /** More namespaces to create at start, beside `namespace` (the bench's floor keeps its calls in one of its own). */
+  moreNamespaces?: readonly string[];
   logFile?: string; // server's stdout/stderr; default: ignored
   log?: (line: string) => void;
   /** The Temporal CLI binary; default: ensureTemporalCli (found, or installed once into the user cache). */
@@ -73,9 +75,10 @@ export const DISPATCH_TUNING: DynamicConfig = {
 
 export function devServerArgs(
   o: Required<Pick<DevServerOptions, 'dbFile' | 'ip' | 'namespace'>> &
-    Pick<DevServerOptions, 'dispatchTuning' | 'metricsPort' | 'codecEndpoint'> & { port: number; uiPort: number | false },
+    Pick<DevServerOptions, 'dispatchTuning' | 'metricsPort' | 'codecEndpoint' | 'moreNamespaces'> & { port: number; uiPort: number | false },
 ): string[] {
   const args = ['server', 'start-dev', '--ip', o.ip, '--port', String(o.port), '--namespace', o.namespace, '--db-filename', o.dbFile];
+  for (const ns of o.moreNamespaces ?? []) args.push('--namespace', ns);
   args.push('--sqlite-pragma', 'journal_mode=WAL', '--sqlite-pragma', 'synchronous=OFF');
   for (const key of plannerSearchAttributes) args.push('--search-attribute', `${key.name}=${SEARCH_ATTRIBUTE_TYPE_NAMES[key.type]}`);
   // SDK 1.24 sends worker heartbeats; the server rejects them unless this is on.
@@ -138,7 +141,7 @@ async function startOnce(opts: DevServerOptions): Promise<DevServer> {
   const namespace = opts.namespace ?? 'default';
   mkdirSync(dirname(opts.dbFile), { recursive: true });
   const out = opts.logFile ? openSync(opts.logFile, 'a') : 'ignore';
-  const child = spawn(bin, devServerArgs({ dbFile: opts.dbFile, ip, port, uiPort, namespace, dispatchTuning: opts.dispatchTuning, metricsPort: opts.metricsPort, codecEndpoint: opts.codecEndpoint }), {
+  const child = spawn(bin, devServerArgs({ dbFile: opts.dbFile, ip, port, uiPort, namespace, dispatchTuning: opts.dispatchTuning, metricsPort: opts.metricsPort, codecEndpoint: opts.codecEndpoint, moreNamespaces: opts.moreNamespaces }), {
     stdio: ['ignore', out, out],
   });
   if (typeof out === 'number') closeSync(out);
