@@ -80,9 +80,9 @@ async function main(): Promise<void> {
     await run('seed', () => runSeed(env, record, queue, f!));
     await run('resume', () => runResume(env, record, queue, f!));
     await run('throughput', () => runThroughput(env, record, queue, w, f!));
-    // The floor stops before the sections that count the server's work: its calls are in its own
-    // namespace, out of their counts, but its idle long polls go on at the server up to a minute
-    // after its worker; the cost section (no load, actions only) runs first.
+    // The floor stops before the sections that need the server to themselves: its idle long polls
+    // go on at the server up to a minute after its worker (in its own namespace, so out of the
+    // request counts either way); the cost section (no load, actions only) runs first.
     await floor?.stop();
     floor = undefined;
     await run('cost', () => runCost(env, record, queue));
