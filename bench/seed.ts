@@ -80,17 +80,21 @@ export async function runSeed(env: BenchEnv, record: Record, taskQueue: string, 
         if (i % 2 === 1) return undefined;
         const t0 = Date.now();
         const planId = `seedplan-${workMs}-${i}-${t0}`;
-        approvers.set(`${planId}.deploy`, deployer);
+        const ids: [string, string] = [`${planId}.review`, `${planId}.deploy`]; // its steps' tasks (workflows/plan/state.ts)
+        approvers.set(ids[1], deployer);
         const { handle } = await startPlan(env.client, { planFile: join(ROOT, 'demo', 'plans', 'release.yaml') }, { planId, agentUrls: { 'code-reviewer': reviewer.baseUrl, deployer: deployer.baseUrl } }, { taskQueue });
         await handle.result();
         const t1 = Date.now();
-        windows.plan.push({ t0, t1, ids: [`${planId}.review`, `${planId}.deploy`] });
+        windows.plan.push({ t0, t1, ids });
         return t1 - t0;
       };
       // The floor (bench/floor/): its scenario in the rounds without the seed plan, its plan in the
       // others. Its server calls are in its own namespace, out of §6's server times.
       const floorSide = async (i: number): Promise<number | undefined> => {
-        if (i % 2 === 0) return void windows.floorPlan.push(await floor.runPlan(i, reviewer, deployer, String(workMs)));
+        if (i % 2 === 0) {
+          windows.floorPlan.push(await floor.runPlan(i, reviewer, deployer, String(workMs)));
+          return undefined;
+        }
         const run = await floor.run(i, reviewer, deployer, String(workMs));
         windows.floor.push(run);
         return run.t1 - run.t0;
@@ -153,18 +157,19 @@ export async function runSeed(env: BenchEnv, record: Record, taskQueue: string, 
       }));
       const cut = (r: { t0: number; t1: number; ids?: [string, string] }): Phases => phasesOf(r, reviewer, deployer, env.bot.alerts);
       const perRun = { planner: runsOf.map(cut), floor: windows.floor.map(cut), baseline: windows.baseline.map(cut) };
-      const [pp, fp, bp] = [perRun.planner, perRun.floor, perRun.baseline].map(phaseRows) as [{ [k: string]: number }, { [k: string]: number }, { [k: string]: number }];
-      for (const k of [...PHASES, ...Object.keys(MERGED)]) {
-        const note = `p50 per seed run; the floor ${fp[k]?.toFixed(0) ?? '-'} ms, planner − floor ${pp[k] !== undefined && fp[k] !== undefined ? (pp[k] - fp[k]).toFixed(1) : '-'} ms`;
-        record.add({ section: '6 where the time goes', metric: `phase: ${k}, ${workMs} ms work`, unit: 'ms', planner: pp[k] ?? '-', baseline: bp[k] ?? '-', note });
-      }
+      const bp = phaseRows(perRun.baseline);
+      // One row per phase: the planner's p50 beside the plain client's, the floor's in the note.
+      const addPhaseRows = (label: string, keys: readonly string[], mine: Phases[], floors: Phases[], floorName: string): void => {
+        const [pp, fp] = [phaseRows(mine), phaseRows(floors)];
+        for (const k of keys) {
+          const note = `p50 per ${label === 'phase' ? 'seed run' : 'seed plan run'}; ${floorName} ${fp[k]?.toFixed(0) ?? '-'} ms, planner − floor ${pp[k] !== undefined && fp[k] !== undefined ? (pp[k] - fp[k]).toFixed(1) : '-'} ms`;
+          record.add({ section: '6 where the time goes', metric: `${label}: ${k}, ${workMs} ms work`, unit: 'ms', planner: pp[k] ?? '-', baseline: bp[k] ?? '-', note });
+        }
+      };
+      addPhaseRows('phase', [...PHASES, ...Object.keys(MERGED)], perRun.planner, perRun.floor, 'the floor');
       // The seed plan's runs cut the same way (its children's alerts), beside the floor's plan.
       const perPlan = { planner: windows.plan.map(cut), floor: windows.floorPlan.map(cut) };
-      const [qp, qf] = [perPlan.planner, perPlan.floor].map(phaseRows) as [{ [k: string]: number }, { [k: string]: number }];
-      for (const k of PHASES) {
-        const note = `p50 per seed plan run; the floor's plan ${qf[k]?.toFixed(0) ?? '-'} ms, planner − floor ${qp[k] !== undefined && qf[k] !== undefined ? (qp[k] - qf[k]).toFixed(1) : '-'} ms`;
-        record.add({ section: '6 where the time goes', metric: `plan phase: ${k}, ${workMs} ms work`, unit: 'ms', planner: qp[k] ?? '-', baseline: bp[k] ?? '-', note });
-      }
+      addPhaseRows('plan phase', PHASES, perPlan.planner, perPlan.floor, "the floor's plan");
       record.data[`phases${workMs}`] = { ...perRun, plan: perPlan.planner, floorPlan: perPlan.floor };
 
       // 6. Where the time goes: each run's two histories, swept into categories.
