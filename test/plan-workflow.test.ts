@@ -4,7 +4,8 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { answerStep, describePlan, startPlan, StepNotWaitingError } from '../client/plan';
 import { listInbox } from '../client/inbox';
-import { planAnswerSignal } from '../workflows/plan/messages';
+import { eventTypes } from '../client/history';
+import { planAnswerSignal, type StepChanged } from '../workflows/plan/messages';
 import { PlannerWaitingOn } from '../workflows/search-attributes';
 import { BASE_BRANCH_QUESTION, startCodeReviewer, startDeployer, type AgentHandle } from './agents';
 import { startChildWorker, uniqueQueue } from './harness/planner';
@@ -24,6 +25,20 @@ afterAll(async () => {
 });
 
 const agentUrls = () => ({ 'code-reviewer': reviewer.baseUrl, deployer: deployer.baseUrl });
+/** The stepChanged reports a plan received, in order, decoded as its worker decodes them. */
+async function stepReports(planId: string): Promise<StepChanged[]> {
+  const { payloadCodecs, payloadConverter } = suite.client.options.loadedDataConverter;
+  const reports: StepChanged[] = [];
+  for (const e of (await suite.client.workflow.getHandle(planId).fetchHistory()).events ?? []) {
+    const signal = e.workflowExecutionSignaledEventAttributes;
+    if (signal?.signalName !== 'stepChanged') continue;
+    let [payload] = signal.input?.payloads ?? [];
+    for (const codec of [...payloadCodecs].reverse()) [payload] = await codec.decode([payload!]);
+    reports.push(payloadConverter.fromPayload<StepChanged>(payload!));
+  }
+  return reports;
+}
+
 const messagesTo = (agent: AgentHandle, planId: string) => agent.log.userMessages.filter((m) => m.messageId.startsWith(`${planId}.`));
 
 async function run(doc: unknown, planId?: string): Promise<PlanHandle> {
@@ -77,6 +92,20 @@ describe('the seed plan (demo/plans/release.yaml)', () => {
     expect(messagesTo(deployer, planId)).toHaveLength(1);
     const snapshot = await describePlan(suite.client, planId);
     expect(snapshot).toMatchObject({ workflowStatus: 'COMPLETED', state: 'completed', waitingOn: 'none' });
+    expect(snapshot.steps?.map((s) => [s.id, s.remoteState])).toEqual([
+      ['review', 'TASK_STATE_COMPLETED'],
+      ['deploy', 'TASK_STATE_COMPLETED'],
+    ]);
+    // Each step reports its waits and their ends to the plan, never its completion (the plan reads
+    // that from the child's result): every report sent reached the plan, none was left to the server to drop.
+    const reports = await stepReports(planId);
+    const states = reports.map((r) => [r.stepId, r.status.state]);
+    expect(states).toEqual(expect.arrayContaining([['review', 'TASK_STATE_INPUT_REQUIRED'], ['deploy', 'TASK_STATE_AUTH_REQUIRED']]));
+    expect(states.filter(([, state]) => state === 'TASK_STATE_COMPLETED')).toEqual([]);
+    for (const id of ['review', 'deploy']) {
+      const sent = eventTypes(await suite.client.workflow.getHandle(`${planId}.${id}`).fetchHistory()).SignalExternalWorkflowExecutionInitiated ?? 0;
+      expect([id, sent]).toEqual([id, reports.filter((r) => r.stepId === id).length]);
+    }
     await trackSteps(handle);
   });
 });

@@ -2,7 +2,7 @@
 // visibility query over them), the Temporal UI's current details, and a stepChanged signal to the
 // plan that runs the task as a step. Only a change is published: an unchanged wait costs no command
 // and no history event.
-import { getExternalWorkflowHandle, log, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { getExternalWorkflowHandle, log, patched, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { DelegatedTask } from './input';
 import type { DelegatedTaskStatus, RefusedAnswer, WaitingOn, WatchProblem } from './messages';
 import type { RemoteTask } from './remote-task';
@@ -20,6 +20,13 @@ export interface PublishedState {
   status(): DelegatedTaskStatus;
   waitingOn(): WaitingOn;
 }
+
+/**
+ * Since this patch a step does not report its completion to its plan: the plan reads the end from
+ * the child's result, and the report only held the step open until it landed (a plan workflow task
+ * and two of the step's beside the next step's start).
+ */
+export const NO_COMPLETION_REPORT_PATCH = 'no-completion-report';
 
 export class Publisher {
   /** The details last published: the same wait again publishes nothing. */
@@ -57,8 +64,10 @@ export class Publisher {
       { key: PlannerWaitingSince, value: waiting ? waitingSince(state.unresolvedSend ? undefined : state.task.timestamp) : null },
     ]));
     setCurrentDetails(details);
-    // A plan's step tells its plan, which shows the most urgent wait among its steps.
-    if (this.parentWorkflowId && input.stepId) {
+    // A plan's step tells its plan, which shows the most urgent wait among its steps; its completion
+    // reaches the plan as the child's result (a failure or cancel is still reported: the plan shows
+    // the remote state from the report, as a failed child returns none).
+    if (this.parentWorkflowId && input.stepId && !(state.task.state === 'TASK_STATE_COMPLETED' && patched(NO_COMPLETION_REPORT_PATCH))) {
       const report = getExternalWorkflowHandle(this.parentWorkflowId)
         .signal(stepChangedSignal, { stepId: input.stepId, status: state.status(), seq: ++this.reports })
         .catch((err: unknown) => log.warn('plan not told of the step change', { error: String(err) }))
