@@ -13,6 +13,7 @@ import { createWatchRemoteTask } from './watch-task';
 import { createGetRemoteTask } from './get-task';
 import { countA2aCall } from './metrics';
 import { createWatchHubActivities, type SharedWatch } from './shared-watch';
+import type { EarlySubscriptions } from './early-subscriptions';
 
 export interface ActivityDeps {
   temporal: Client;
@@ -25,16 +26,18 @@ export interface ActivityDeps {
   webhookSecret?: string;
   /** The worker's shared watch, where approval rounds of agents that stream but do not push park. */
   sharedWatch?: SharedWatch;
+  /** Subscriptions a streamed send opens for the approval's watch on this worker to take. */
+  earlySubscriptions?: EarlySubscriptions;
 }
 
 export function createActivities(deps: ActivityDeps) {
   const alertOperator = createAlertOperator(deps.alerts, deps.logger);
   return {
     // Each A2A call counted by agent, method and outcome (activities/metrics.ts).
-    sendMessage: countA2aCall('SendMessage', createSendMessage(deps.agents, alertOperator), sendOutcomeOf),
+    sendMessage: countA2aCall('SendMessage', createSendMessage(deps.agents, alertOperator, deps.earlySubscriptions && { early: deps.earlySubscriptions, pushes: deps.push !== undefined }), sendOutcomeOf),
     /** v1 workflows' watch, kept while any of them is open (activities/v1/watch-task.ts). */
     watchTask: createWatchTask(deps.agents, deps.temporal),
-    watchRemoteTask: countA2aCall('SubscribeToTask', createWatchRemoteTask(deps.agents, deps.temporal, alertOperator, deps.push, deps.sharedWatch)),
+    watchRemoteTask: countA2aCall('SubscribeToTask', createWatchRemoteTask(deps.agents, deps.temporal, alertOperator, deps.push, deps.sharedWatch, deps.earlySubscriptions)),
     getRemoteTask: countA2aCall('GetTask', createGetRemoteTask(deps.agents)),
     cancelRemoteTask: countA2aCall('CancelTask', createCancelRemoteTask(deps.agents)),
     ...createPushConfigActivities(deps.agents, deps.push),

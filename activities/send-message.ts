@@ -38,6 +38,7 @@ import { callTimeoutMs } from '../workflows/delegated-task/call-timeout';
 import { messageText, observeFrame, observeTask } from './observe';
 import type { Alert } from './alert-operator';
 import { armUnansweredAlert, type UnansweredAlert } from './unanswered-alert';
+import type { EarlySubscriptions } from './early-subscriptions';
 
 export interface SendInput {
   agent: AgentRef;
@@ -67,6 +68,12 @@ export interface SendInput {
   holdMs?: number;
   /** The task a local attempt learned before it failed: reconcile on it (GetTask), as on a heartbeated id. */
   known?: { taskId: string; contextId?: string };
+  /**
+   * The first message: how the watch of an approval would hold the task (its policy's mode, idle
+   * timeout and push), so that a streamed send whose task stops at AUTH_REQUIRED subscribes for it
+   * when that watch would stream (activities/early-subscriptions.ts).
+   */
+  watch?: { mode: 'auto' | 'stream' | 'poll'; idleTimeoutMs: number; push: boolean };
 }
 
 export interface SendOutcome {
@@ -109,7 +116,13 @@ export function sendOutcomeOf(o: SendOutcome): string | null {
   return 'ok';
 }
 
-export function createSendMessage(agents: AgentDirectory, alertOperator: (alert: Alert) => Promise<void>) {
+/** Where a streamed send leaves the subscription it opens for the watch, and whether this worker registers push configs. */
+export interface ForTheWatch {
+  early: EarlySubscriptions;
+  pushes: boolean;
+}
+
+export function createSendMessage(agents: AgentDirectory, alertOperator: (alert: Alert) => Promise<void>, forWatch?: ForTheWatch) {
   return async function sendMessage(input: SendInput): Promise<SendOutcome> {
     const ctx = Context.current();
     // Heartbeat from the very start: the card fetch and the reconcile calls may be slow too.
@@ -121,7 +134,7 @@ export function createSendMessage(agents: AgentDirectory, alertOperator: (alert:
       return await withTypedFailures(async () => {
         const client = await agents.client(input.agent);
         try {
-          return await run(client, input, attempt);
+          return await run(client, input, attempt, forWatch);
         } catch (err) {
           // An answer to a task the agent no longer knows (it restarted without its tasks): no
           // retry or resend can reach that task again, so the step ends saying so.
@@ -224,7 +237,7 @@ class Attempt {
   }
 }
 
-async function run(client: A2AClient, input: SendInput, a: Attempt): Promise<SendOutcome> {
+async function run(client: A2AClient, input: SendInput, a: Attempt, forWatch?: ForTheWatch): Promise<SendOutcome> {
   const { resolution } = input;
   if (typeof resolution === 'object') return adopt(client, input, a, resolution.adoptTaskId);
   const local = a.ctx.info.isLocal;
@@ -250,7 +263,7 @@ async function run(client: A2AClient, input: SendInput, a: Attempt): Promise<Sen
     }
   }
   if (streams) {
-    const streamed = await sendStreaming(client, input, a);
+    const streamed = await sendStreaming(client, input, a, forWatch);
     if (streamed !== 'refused') return streamed;
     if (local) return { deferred: true };
   }
@@ -308,7 +321,7 @@ const stops = (s: TaskState): boolean => isTerminal(s) || isInterrupted(s);
  * call: until the task is terminal or interrupted, then return the merged snapshot.
  * 'refused' when the agent turns the stream down before any frame (the blocking call follows).
  */
-async function sendStreaming(client: A2AClient, input: SendInput, a: Attempt): Promise<SendOutcome | 'refused'> {
+async function sendStreaming(client: A2AClient, input: SendInput, a: Attempt, forWatch?: ForTheWatch): Promise<SendOutcome | 'refused'> {
   const op = 'SendStreamingMessage';
   const timeoutMs = a.timeFor(op, holdOf(input, a), client.url);
   const holding = timeoutMs < input.timeoutMs;
@@ -359,8 +372,17 @@ async function sendStreaming(client: A2AClient, input: SendInput, a: Attempt): P
     const call = { agent: input.agent.name, url: client.url, operation: op };
     throw new InvalidAgentResponseError(`${callPrefix(call)}the stream ended without a frame`, callDetails(call));
   }
+  if (view.state === 'TASK_STATE_AUTH_REQUIRED' && forWatch && input.watch && watchStreams(input.watch, client, forWatch.pushes)) {
+    forWatch.early.open(client, view.taskId, input.watch.idleTimeoutMs);
+  }
   // A stream closed early (still WORKING) is fine: the workflow watches the task from here.
   return { observation: view.observation('send') };
+}
+
+/** Whether the approval's watch would hold a stream (activities/watch-task.ts): it streams, and no push config is its watch. */
+function watchStreams(watch: NonNullable<SendInput['watch']>, client: A2AClient, pushes: boolean): boolean {
+  const pushed = watch.push && pushes && client.card.capabilities.pushNotifications === true;
+  return !pushed && (watch.mode === 'stream' || (watch.mode === 'auto' && client.card.capabilities.streaming === true));
 }
 
 /** The stream broke after it named the task: ask where the task stands instead of failing. */

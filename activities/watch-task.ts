@@ -22,6 +22,7 @@ import { observeFrame, observeTask } from './observe';
 import { ensurePushConfig } from './push-config';
 import type { PushSettings } from './push-token';
 import type { Parking, SharedWatch } from './shared-watch';
+import type { EarlySubscriptions } from './early-subscriptions';
 
 export interface WatchInput {
   agent: AgentRef;
@@ -130,7 +131,7 @@ class Done {
   constructor(readonly reason: 'act' | 'lease') {}
 }
 
-export function createWatchRemoteTask(agents: AgentDirectory, temporal: Client, alertOperator: AlertFn, push: PushSettings | undefined, shared: SharedWatch | undefined) {
+export function createWatchRemoteTask(agents: AgentDirectory, temporal: Client, alertOperator: AlertFn, push: PushSettings | undefined, shared: SharedWatch | undefined, early?: EarlySubscriptions) {
   return async function watchRemoteTask(input: WatchInput): Promise<WatchResult> {
     return withTypedFailures(async () => {
       const ctx = Context.current();
@@ -143,7 +144,7 @@ export function createWatchRemoteTask(agents: AgentDirectory, temporal: Client, 
       const client = await agents.client(input.agent);
       const hub = input.parkOnPush && streams(input.policy, client) ? shared : undefined;
       const leaseMs = hub ? Math.min(input.leaseMs, msToNumber(input.policy.firstLease)) : input.leaseMs;
-      const watch = new Watch({ ...input, leaseMs }, client, temporal.workflow.getHandle(workflowId), alertOperator);
+      const watch = new Watch({ ...input, leaseMs }, client, temporal.workflow.getHandle(workflowId), alertOperator, early);
       const park = hub && ((known: RemoteTaskSnapshot) => hub.park({ workflowId, watchId: input.watchId, agent: input.agent, taskId: input.taskId, known, policy: input.policy }, watch.client));
       try {
         const pushConfigId = input.push && push && watch.client.card.capabilities.pushNotifications === true
@@ -179,6 +180,8 @@ class Watch {
     readonly client: A2AClient,
     workflow: { signal(def: typeof observeSignal, o: Observation): Promise<void> },
     private readonly alertOperator: AlertFn,
+    /** The subscription the first send may have opened for this watch. */
+    private readonly early?: EarlySubscriptions,
   ) {
     const k = input.known;
     this.view = RemoteTask.from({ taskId: input.taskId, state: k.state, timestamp: k.timestamp, text: k.text, version: 0, authEntries: 0, artifacts: [] });
@@ -265,10 +268,9 @@ class Watch {
       const before = this.key();
       let idle = false;
       try {
-        const stream = this.client.subscribeToTask(
-          { id: this.input.taskId },
-          { signal: ctx.cancellationSignal, idleTimeoutMs: Math.max(1, Math.min(idleMs, this.remaining())) },
-        );
+        const stream =
+          this.early?.take(this.client, this.input.taskId, ctx.cancellationSignal) ??
+          this.client.subscribeToTask({ id: this.input.taskId }, { signal: ctx.cancellationSignal, idleTimeoutMs: Math.max(1, Math.min(idleMs, this.remaining())) });
         for await (const frame of stream) {
           this.recovered();
           const o = observeFrame(frame, 'stream');

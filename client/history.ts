@@ -23,6 +23,9 @@ export function typeOf(e: HistoryEvent): string {
   return name.charAt(0).toUpperCase() + name.slice(1);
 }
 
+/** When the server recorded an event, in ms since the epoch. */
+export const eventMs = (e: HistoryEvent): number => Number(e.eventTime?.seconds ?? 0) * 1000 + (e.eventTime?.nanos ?? 0) / 1e6;
+
 /** How many events of each type a history holds, e.g. { WorkflowExecutionSignaled: 2 }. */
 export function eventTypes(history: History): Record<string, number> {
   const counts: Record<string, number> = {};

@@ -4,6 +4,7 @@ import { startDeployer, type AgentHandle } from './agents';
 import { itReplaysItsHistories, plannerSuite } from './support/suite';
 import { DEPLOY, waitForStatus } from './support/delegated';
 import { eventually } from './support/wait';
+import { eventMs } from '../client/history';
 
 const suite = plannerSuite('auth');
 
@@ -26,6 +27,11 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('deployer over %s', (binding) =
     const sub = deployer.log.subscriptions.find((s) => s.taskId === taskId);
     expect(sub?.firstFrameAt).toBeDefined();
     expect(alert.at).toBeGreaterThanOrEqual(sub!.firstFrameAt!);
+    // The send subscribed for the watch (activities/early-subscriptions.ts) before the watch was
+    // even scheduled, and the watch took that subscription: one SubscribeToTask for the round.
+    expect(deployer.log.subscriptions.filter((s) => s.taskId === taskId)).toHaveLength(1);
+    const scheduled = (await handle.fetchHistory()).events?.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'watchRemoteTask');
+    expect(sub!.at).toBeLessThanOrEqual(eventMs(scheduled!));
 
     // Nothing goes to the agent during the wait.
     const requestsBefore = deployer.log.requests.length;

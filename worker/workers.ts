@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import { createActivities } from '../activities';
 import { AgentDirectory } from '../activities/agents';
 import { SharedWatch } from '../activities/shared-watch';
+import { EarlySubscriptions } from '../activities/early-subscriptions';
 import { payloadSettings, plannerDataConverter } from '../payloads/data-converter';
 import { pushSettings, type PlannerConfig } from '../runtime/config';
 import { connectClient, connectWorker, temporalTarget } from '../runtime/temporal-connection';
@@ -65,6 +66,7 @@ export async function createPlannerWorkers(config: PlannerConfig, logger: Logger
   const sharedWatch = config.PLANNER_SHARED_WATCH === 'on'
     ? new SharedWatch(agents, temporal, { hubId, hubsQueue, hubQueue, heartbeatTimeout: config.PLANNER_SHARED_WATCH_HEARTBEAT as Duration, max: config.PLANNER_WATCH_SLOTS }, logger)
     : undefined;
+  const earlySubscriptions = new EarlySubscriptions();
   const activities = createActivities({
     temporal,
     agents,
@@ -78,6 +80,7 @@ export async function createPlannerWorkers(config: PlannerConfig, logger: Logger
     push: pushSettings(config),
     webhookSecret: config.PLANNER_WEBHOOK_SECRET,
     sharedWatch,
+    earlySubscriptions,
   });
   // handOverWatches stays on the main queue too: hub workflows started before the hubs queue
   // existed run there, and schedule their hand-overs there.
@@ -153,6 +156,7 @@ export async function createPlannerWorkers(config: PlannerConfig, logger: Logger
         await Promise.all(workers.map((w) => w.run()));
       } finally {
         sharedWatch?.close();
+        earlySubscriptions.closeAll();
         await gauges?.stop();
         await agents.close();
         await connection.close();

@@ -1,9 +1,7 @@
 // Reading workflow histories: event counts, payload bytes, and where the wall time of a run went.
-import type { History, HistoryEvent } from '../../client/history';
+import { eventMs, type History, type HistoryEvent } from '../../client/history';
 
-export { chainHistories, eventTypes, typeOf, type History, type HistoryEvent } from '../../client/history';
-
-export const eventMs = (e: HistoryEvent): number => Number(e.eventTime?.seconds ?? 0) * 1000 + (e.eventTime?.nanos ?? 0) / 1e6;
+export { chainHistories, eventMs, eventTypes, typeOf, type History, type HistoryEvent } from '../../client/history';
 
 /** Bytes of every payload (data + metadata) recorded in the history. */
 export function payloadBytes(h: History): number {

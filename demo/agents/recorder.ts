@@ -44,6 +44,8 @@ export interface RecordedSubscription {
   at: number;
   /** When the first SSE frame was written to the socket. */
   firstFrameAt?: number;
+  /** When the stream's connection closed (either side). */
+  closedAt?: number;
 }
 
 export interface AgentLog {
@@ -143,7 +145,10 @@ function recordRequest(binding: Binding, log: AgentLog, policy: StreamPolicy, re
   }
   const subscription: RecordedSubscription | undefined =
     info.method === 'SubscribeToTask' && info.taskId !== undefined ? { taskId: info.taskId, at } : undefined;
-  if (subscription) log.subscriptions.push(subscription);
+  if (subscription) {
+    log.subscriptions.push(subscription);
+    res.on('close', () => (subscription.closedAt = Date.now()));
+  }
   onFirstSseFrame(res, (frame) => {
     if (subscription) subscription.firstFrameAt = Date.now();
     return policy.cutAfterFirstFrame(frame);

@@ -172,7 +172,9 @@ export class Delegation {
     const timeoutMs = Math.min(msToNumber(policies.sendTimeout), policies.working ? msToNumber(policies.working.after) : Infinity, untilDeadline(policies.total, this.overall) ?? Infinity);
     // An agent that never answers is told to a person by the send itself (no timer, no event).
     const unanswered = { afterMs: msToNumber(policies.watch.unreachableAfter), alert: this.alerts.of('unanswered', 0, 0, undefined, `${agent.name} has not answered the first message (${messageId})`) };
-    let sent = await followedSend((first) => this.sends.sendFirst(first), { agent, messageId, message, timeoutMs, unanswered });
+    // How an approval's watch would hold the task: a streamed send subscribes for it (activities/early-subscriptions.ts).
+    const watch = { mode: policies.watch.mode, idleTimeoutMs: Math.min(msToNumber(policies.watch.idleTimeout), msToNumber(policies.watch.firstLease)), push: policies.watch.push };
+    let sent = await followedSend((first) => this.sends.sendFirst(first), { agent, messageId, message, timeoutMs, unanswered, watch });
     while (sent.unresolved) {
       // Never resend blindly: by default an operator decides (resend, or adopt the task the agent made).
       let resolution: SendResolution = { action: 'resend' };
@@ -190,6 +192,7 @@ export class Delegation {
         message,
         timeoutMs,
         unanswered,
+        watch,
         resolution: resolution.action === 'resend' ? 'resend' : { adoptTaskId: resolution.taskId },
       });
       this.unresolvedSend = undefined;
