@@ -39,6 +39,7 @@ import { messageText, observeFrame, observeTask } from './observe';
 import type { Alert } from './alert-operator';
 import { armUnansweredAlert, type UnansweredAlert } from './unanswered-alert';
 import type { EarlySubscriptions } from './early-subscriptions';
+import { streams as policyStreams } from './watch-task';
 
 export interface SendInput {
   agent: AgentRef;
@@ -382,7 +383,7 @@ async function sendStreaming(client: A2AClient, input: SendInput, a: Attempt, fo
 /** Whether the approval's watch would hold a stream (activities/watch-task.ts): it streams, and no push config is its watch. */
 function watchStreams(watch: NonNullable<SendInput['watch']>, client: A2AClient, pushes: boolean): boolean {
   const pushed = watch.push && pushes && client.card.capabilities.pushNotifications === true;
-  return !pushed && (watch.mode === 'stream' || (watch.mode === 'auto' && client.card.capabilities.streaming === true));
+  return !pushed && policyStreams(watch, client);
 }
 
 /** The stream broke after it named the task: ask where the task stands instead of failing. */

@@ -437,7 +437,8 @@ class Watch {
 }
 
 /** Whether the watch holds a stream (the policy's mode, or the agent's card in `auto`). */
-function streams(policy: WatchPolicy, client: A2AClient): boolean {
+/** Whether a watch of this policy holds SubscribeToTask on this agent (else it polls GetTask). */
+export function streams(policy: Pick<WatchPolicy, 'mode'>, client: A2AClient): boolean {
   return policy.mode === 'stream' || (policy.mode === 'auto' && client.card.capabilities.streaming === true);
 }
 
