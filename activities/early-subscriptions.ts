@@ -2,7 +2,7 @@
 // watch that follows on this worker. The watch is an activity on its own queue (20,000 slots that
 // sends never wait behind), so it starts only after the send's workflow task and a trip through
 // matching; subscribed to by then, the task's first frame is waiting when it starts, and its
-// alert goes out without a SubscribeToTask round trip of its own (docs/benchmarks.md: 6-10 ms of
+// alert goes out without a SubscribeToTask round trip of its own (docs/benchmarks.md: 5-6 ms of
 // the approval). Subscribe first, alert second still holds: the watch alerts, after that frame.
 // A subscription no watch takes (the watch ran on another worker, or the agent's pushes watch the
 // task) is closed after ADOPT_WITHIN_MS; at most MAX_HELD are held at once, the oldest closed first.
