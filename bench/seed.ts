@@ -159,17 +159,17 @@ export async function runSeed(env: BenchEnv, record: Record, taskQueue: string, 
       const perRun = { planner: runsOf.map(cut), floor: windows.floor.map(cut), baseline: windows.baseline.map(cut) };
       const bp = phaseRows(perRun.baseline);
       // One row per phase: the planner's p50 beside the plain client's, the floor's in the note.
-      const addPhaseRows = (label: string, keys: readonly string[], mine: Phases[], floors: Phases[], floorName: string): void => {
+      const addPhaseRows = (label: string, per: string, keys: readonly string[], mine: Phases[], floors: Phases[], floorName: string): void => {
         const [pp, fp] = [phaseRows(mine), phaseRows(floors)];
         for (const k of keys) {
-          const note = `p50 per ${label === 'phase' ? 'seed run' : 'seed plan run'}; ${floorName} ${fp[k]?.toFixed(0) ?? '-'} ms, planner − floor ${pp[k] !== undefined && fp[k] !== undefined ? (pp[k] - fp[k]).toFixed(1) : '-'} ms`;
+          const note = `p50 per ${per}; ${floorName} ${fp[k]?.toFixed(0) ?? '-'} ms, planner − floor ${pp[k] !== undefined && fp[k] !== undefined ? (pp[k] - fp[k]).toFixed(1) : '-'} ms`;
           record.add({ section: '6 where the time goes', metric: `${label}: ${k}, ${workMs} ms work`, unit: 'ms', planner: pp[k] ?? '-', baseline: bp[k] ?? '-', note });
         }
       };
-      addPhaseRows('phase', [...PHASES, ...Object.keys(MERGED)], perRun.planner, perRun.floor, 'the floor');
+      addPhaseRows('phase', 'seed run', [...PHASES, ...Object.keys(MERGED)], perRun.planner, perRun.floor, 'the floor');
       // The seed plan's runs cut the same way (its children's alerts), beside the floor's plan.
       const perPlan = { planner: windows.plan.map(cut), floor: windows.floorPlan.map(cut) };
-      addPhaseRows('plan phase', PHASES, perPlan.planner, perPlan.floor, "the floor's plan");
+      addPhaseRows('plan phase', 'seed plan run', PHASES, perPlan.planner, perPlan.floor, "the floor's plan");
       record.data[`phases${workMs}`] = { ...perRun, plan: perPlan.planner, floorPlan: perPlan.floor };
 
       // 6. Where the time goes: each run's two histories, swept into categories.

@@ -2,6 +2,7 @@
 // a failed step stopping (or not stopping) the rest, cancellation reaching the agents' tasks, and a
 // worker SIGKILLed while one step waits on a human and another on an operator.
 import { WorkflowFailedError } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { answerStep, describePlan, startPlan, StepNotWaitingError } from '../client/plan';
 import { listInbox } from '../client/inbox';
 import { eventTypes } from '../client/history';
@@ -25,18 +26,13 @@ afterAll(async () => {
 });
 
 const agentUrls = () => ({ 'code-reviewer': reviewer.baseUrl, deployer: deployer.baseUrl });
-/** The stepChanged reports a plan received, in order, decoded as its worker decodes them. */
+/** The stepChanged reports a plan received, in order (small payloads: never offloaded by the codec). */
 async function stepReports(planId: string): Promise<StepChanged[]> {
-  const { payloadCodecs, payloadConverter } = suite.client.options.loadedDataConverter;
-  const reports: StepChanged[] = [];
-  for (const e of (await suite.client.workflow.getHandle(planId).fetchHistory()).events ?? []) {
+  const events = (await suite.client.workflow.getHandle(planId).fetchHistory()).events ?? [];
+  return events.flatMap((e) => {
     const signal = e.workflowExecutionSignaledEventAttributes;
-    if (signal?.signalName !== 'stepChanged') continue;
-    let [payload] = signal.input?.payloads ?? [];
-    for (const codec of [...payloadCodecs].reverse()) [payload] = await codec.decode([payload!]);
-    reports.push(payloadConverter.fromPayload<StepChanged>(payload!));
-  }
-  return reports;
+    return signal?.signalName === 'stepChanged' ? [defaultPayloadConverter.fromPayload<StepChanged>(signal.input!.payloads![0]!)] : [];
+  });
 }
 
 const messagesTo = (agent: AgentHandle, planId: string) => agent.log.userMessages.filter((m) => m.messageId.startsWith(`${planId}.`));
