@@ -19,8 +19,12 @@ if [ "$#" -gt 0 ]; then exec node_modules/.bin/jest "$@"; fi
 # Everything but the cluster suite, then the cluster suite alone: its nine processes (PostgreSQL,
 # four Temporal services, workers) would otherwise starve the other suites' child processes on a
 # 2-core machine.
+# Each run's results also go to a JSON file, so that the failures are printed once more at the end.
+results=$(mktemp -d)
+trap 'rm -rf "$results"' EXIT
 status=0
-node_modules/.bin/jest --testPathIgnorePatterns='/test/cluster\.test\.ts$' || status=$?
+node_modules/.bin/jest --testPathIgnorePatterns='/test/cluster\.test\.ts$' --json --outputFile="$results/main.json" || status=$?
 echo "Cluster suite (test/cluster.test.ts), alone..."
-node_modules/.bin/jest test/cluster.test.ts || status=$?
+node_modules/.bin/jest test/cluster.test.ts --json --outputFile="$results/cluster.json" || status=$?
+if [ "$status" -ne 0 ]; then node_modules/.bin/tsx scripts/print-failures.ts "$results/main.json" "$results/cluster.json"; fi
 exit "$status"
