@@ -9,6 +9,7 @@ import { spawnReady } from '../worker/child-process';
 import { until, within, type ChaosEnv } from './env';
 import type { Figures } from './figures';
 import { wireBot } from './seed-runs';
+import { whereTheyWait } from './where-it-waits';
 import type { AgentHandle } from '../demo/agents';
 
 interface AgentsProcess {
@@ -42,7 +43,9 @@ export async function agentRestart(env: ChaosEnv, o: { boundMs: number; perRunMs
   try {
     await env.startSeedPlan(atOperator, urls);
     await env.startSeedPlan(atHuman, urls);
-    await until('the approval page and the question page', () => held.length >= 2, 120_000);
+    await until('the approval page and the question page', () => held.length >= 2, 120_000).catch(async (err: unknown) => {
+      throw new Error(`${String(err)}; the plans wait: ${await whereTheyWait(env.client, [atOperator, atHuman])}`);
+    });
     await agents.kill();
     agents = await startAgentsProcess(rp, dp);
     const restartedAt = Date.now();

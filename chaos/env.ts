@@ -15,6 +15,7 @@ import { spawnWorker } from '../worker/child-process';
 import { connectClient, temporalTarget } from '../runtime/temporal-connection';
 import { plannerBundle } from '../worker/workflow-bundle';
 import { startBot, type Bot } from '../bench/lib/bot';
+import { whereItWaits } from './where-it-waits';
 
 export type { Alert, Bot } from '../bench/lib/bot';
 
@@ -160,7 +161,9 @@ export async function startChaosEnv(opts: { log: (line: string) => void; bundle?
               continue;
             }
             const typed = innermostTyped(err);
-            return { ok: false, type: typed?.type ?? (err instanceof Error ? err.name : 'unknown'), message: typed?.message ?? String(err) };
+            // Out of time: say what it waits on, so that the fault's report names the hang.
+            const waits = err instanceof WorkflowFailedError ? '' : `; it waits: ${await whereItWaits(client, workflowId)}`;
+            return { ok: false, type: typed?.type ?? (err instanceof Error ? err.name : 'unknown'), message: (typed?.message ?? String(err)) + waits };
           }
         }
       },

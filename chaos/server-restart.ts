@@ -5,6 +5,7 @@ import { startCodeReviewer, startDeployer } from '../demo/agents';
 import { until, type ChaosEnv } from './env';
 import { ALERTS_PER_RUN, countSeedRuns, MESSAGES_PER_RUN, seedProblems, type Figures } from './figures';
 import { act, runSeedPlans, wireBot } from './seed-runs';
+import { whereTheyWait } from './where-it-waits';
 
 export async function serverRestart(env: ChaosEnv, o: { pairs: number; downMs: number; perRunMs: number }): Promise<Figures> {
   const reviewer = await startCodeReviewer();
@@ -20,7 +21,9 @@ export async function serverRestart(env: ChaosEnv, o: { pairs: number; downMs: n
   const { held } = wireBot(env, () => deployer, (wf) => !released && holding.has(wf));
   try {
     const waiting = runSeedPlans(env, urls, [...atHuman, ...atOperator], { concurrency: 2 * o.pairs, perRunMs: o.perRunMs });
-    await until('a page for every held wait', () => held.length >= holding.size, 120_000);
+    await until('a page for every held wait', () => held.length >= holding.size, 120_000).catch(async (err: unknown) => {
+      throw new Error(`${String(err)}; the plans wait: ${await whereTheyWait(env.client, [...atHuman, ...atOperator])}`);
+    });
     env.log(`chaos: server restart: ${atHuman.length} plan(s) wait on a human, ${atOperator.length} on an operator; stopping the dev server`);
     const flying = runSeedPlans(env, urls, inFlight, { concurrency: o.pairs, perRunMs: o.perRunMs });
     const { downMs, servingAfterMs } = await env.restartServer(o.downMs);
