@@ -4,7 +4,18 @@
 import type { Client } from '@temporalio/client';
 import { describePlan } from '../client/plan';
 
+/** Bounded: a report must not hang on the server it reports on. */
+const SAY_WITHIN_MS = 15_000;
+
 export async function whereItWaits(client: Client, planId: string): Promise<string> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<string>((resolve) => {
+    timer = setTimeout(() => resolve(`cannot say: no answer from the server within ${SAY_WITHIN_MS} ms`), SAY_WITHIN_MS);
+  });
+  return Promise.race([describeWait(client, planId), late]).finally(() => clearTimeout(timer));
+}
+
+async function describeWait(client: Client, planId: string): Promise<string> {
   try {
     const plan = await describePlan(client, planId);
     if (plan.statusQueryError) return `plan ${plan.workflowStatus}, status query failed: ${plan.statusQueryError}`;
