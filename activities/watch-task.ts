@@ -436,8 +436,7 @@ class Watch {
   }
 }
 
-/** Whether the watch holds a stream (the policy's mode, or the agent's card in `auto`). */
-/** Whether a watch of this policy holds SubscribeToTask on this agent (else it polls GetTask). */
+/** Whether a watch of this policy holds SubscribeToTask on this agent (the policy's mode, or the agent's card in `auto`; else it polls GetTask). */
 export function streams(policy: Pick<WatchPolicy, 'mode'>, client: A2AClient): boolean {
   return policy.mode === 'stream' || (policy.mode === 'auto' && client.card.capabilities.streaming === true);
 }
