@@ -8,11 +8,8 @@ import { describePlan } from '../client/plan';
 const SAY_WITHIN_MS = 15_000;
 
 export async function whereItWaits(client: Client, planId: string): Promise<string> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<string>((resolve) => {
-    timer = setTimeout(() => resolve(`cannot say: no answer from the server within ${SAY_WITHIN_MS} ms`), SAY_WITHIN_MS);
-  });
-  return Promise.race([describeWait(client, planId), late]).finally(() => clearTimeout(timer));
+  // The deadline holds for every call the report makes (the client's own per-call deadline).
+  return client.withDeadline(Date.now() + SAY_WITHIN_MS, () => describeWait(client, planId));
 }
 
 async function describeWait(client: Client, planId: string): Promise<string> {
