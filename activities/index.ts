@@ -6,6 +6,7 @@ import { createAlertOperator, type AlertConfig } from './alert-operator';
 import { createCancelRemoteTask } from './cancel-task';
 import { createDeliverUpstreamPush } from './deliver-push';
 import { createPushConfigActivities } from './push-config';
+import { createReportStep } from './report-step';
 import type { PushSettings } from './push-token';
 import { createSendMessage, sendOutcomeOf } from './send-message';
 import { createWatchTask } from './v1/watch-task';
@@ -46,6 +47,8 @@ export function createActivities(deps: ActivityDeps) {
     alertOperator,
     /** Push notifications of the planner's own A2A tasks to upstream callers' webhooks. */
     deliverUpstreamPush: createDeliverUpstreamPush(deps.logger, deps.webhookSecret),
+    /** A plan step's report to its plan, sent as a local activity (activities/report-step.ts). */
+    reportStep: createReportStep(deps.temporal),
     /** Lets a workflow end as cancelled when its remote task was cancelled by someone else. */
     async cancelWorkflowRun(run: { workflowId: string; runId: string; reason: string }): Promise<void> {
       deps.logger.info(run, 'remote task cancelled elsewhere; cancelling its workflow');

@@ -32,3 +32,11 @@ export function eventTypes(history: History): Record<string, number> {
   for (const e of history.events ?? []) counts[typeOf(e)] = (counts[typeOf(e)] ?? 0) + 1;
   return counts;
 }
+
+/** The activity type a local activity's marker names (Core's `core_local_activity`); undefined for any other event. */
+export function localActivityType(e: HistoryEvent): string | undefined {
+  const marker = e.markerRecordedEventAttributes;
+  if (marker?.markerName !== 'core_local_activity') return undefined;
+  const data = marker.details?.['data']?.payloads?.[0]?.data;
+  return data ? (JSON.parse(Buffer.from(data).toString()) as { activity_type?: string }).activity_type : undefined;
+}

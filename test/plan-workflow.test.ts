@@ -5,7 +5,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { answerStep, describePlan, startPlan, StepNotWaitingError } from '../client/plan';
 import { listInbox } from '../client/inbox';
-import { eventTypes } from '../client/history';
+import { eventTypes, localActivityType } from '../client/history';
 import { planAnswerSignal, type StepChanged } from '../workflows/plan/messages';
 import { PlannerWaitingOn } from '../workflows/search-attributes';
 import { BASE_BRANCH_QUESTION, startCodeReviewer, startDeployer, type AgentHandle } from './agents';
@@ -93,14 +93,17 @@ describe('the seed plan (demo/plans/release.yaml)', () => {
       ['deploy', 'TASK_STATE_COMPLETED'],
     ]);
     // Each step reports its waits and their ends to the plan, never its completion (the plan reads
-    // that from the child's result): every report sent reached the plan, none was left to the server to drop.
+    // that from the child's result): every report sent reached the plan. Each went by a local
+    // activity, delivered within the workflow task that sent it, so no signal's acknowledgement was
+    // left to land in the step's history (the step waited a workflow task for each, to close).
     const reports = await stepReports(planId);
     const states = reports.map((r) => [r.stepId, r.status.state]);
     expect(states).toEqual(expect.arrayContaining([['review', 'TASK_STATE_INPUT_REQUIRED'], ['deploy', 'TASK_STATE_AUTH_REQUIRED']]));
     expect(states.filter(([, state]) => state === 'TASK_STATE_COMPLETED')).toEqual([]);
     for (const id of ['review', 'deploy']) {
-      const sent = eventTypes(await suite.client.workflow.getHandle(`${planId}.${id}`).fetchHistory()).SignalExternalWorkflowExecutionInitiated ?? 0;
-      expect([id, sent]).toEqual([id, reports.filter((r) => r.stepId === id).length]);
+      const history = await suite.client.workflow.getHandle(`${planId}.${id}`).fetchHistory();
+      const sent = (history.events ?? []).filter((e) => localActivityType(e) === 'reportStep').length;
+      expect([id, sent, eventTypes(history).SignalExternalWorkflowExecutionInitiated ?? 0]).toEqual([id, reports.filter((r) => r.stepId === id).length, 0]);
     }
     await trackSteps(handle);
   });
@@ -161,6 +164,13 @@ describe('order and failure', () => {
       ['after', 'skipped'],
     ]);
     expect(step(s as never, 'after').reason).toBe('not started: step review failed');
+    // The failed step's last report, sent in the workflow task that closed it, reached the plan: a
+    // failed child returns no state, so the plan shows the remote one from that report.
+    expect(s.steps?.map((x) => [x.id, x.remoteState])).toEqual([
+      ['review', 'TASK_STATE_FAILED'],
+      ['deploy', 'TASK_STATE_CANCELED'],
+      ['after', undefined],
+    ]);
     expect(await deployer.taskState(deployTask)).toBe('TASK_STATE_CANCELED');
     expect(s.result?.state).toBe('failed');
     await trackSteps(handle);

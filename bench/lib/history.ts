@@ -1,5 +1,5 @@
 // Reading workflow histories: event counts, payload bytes, and where the wall time of a run went.
-import { eventMs, type History, type HistoryEvent } from '../../client/history';
+import { eventMs, localActivityType, type History, type HistoryEvent } from '../../client/history';
 
 export { chainHistories, eventMs, eventTypes, typeOf, type History, type HistoryEvent } from '../../client/history';
 
@@ -64,8 +64,7 @@ export function spansOf(h: History): { spans: Span[]; start: number; end: number
     // workflow time, not the run's): that task's processing is the activity's run.
     const marker = e.markerRecordedEventAttributes;
     if (marker?.markerName === 'core_local_activity') {
-      const data = marker.details?.['data']?.payloads?.[0]?.data;
-      const type = data ? (JSON.parse(Buffer.from(data).toString()) as { activity_type?: string }).activity_type : undefined;
+      const type = localActivityType(e);
       const span = processingOf.get(Number(marker.workflowTaskCompletedEventId));
       if (span && (type === 'sendMessage' || type === 'watchRemoteTask')) span.category = `activity ${type}`;
       else if (span && span.category.startsWith('workflow task')) span.category = 'side activity';

@@ -311,7 +311,7 @@ export class Delegation {
   async readyToContinueAsNew(): Promise<boolean> {
     await this.watch?.stop();
     await this.alerts.settled();
-    await condition(() => allHandlersFinished() || this.pendingAnswer !== undefined || this.resolution !== undefined);
+    await condition(() => !this.publisher.reporting && (allHandlersFinished() || this.pendingAnswer !== undefined || this.resolution !== undefined));
     return !(this.pendingAnswer || this.resolution);
   }
 

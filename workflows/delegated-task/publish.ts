@@ -2,12 +2,13 @@
 // visibility query over them), the Temporal UI's current details, and a stepChanged signal to the
 // plan that runs the task as a step. Only a change is published: an unchanged wait costs no command
 // and no history event.
-import { getExternalWorkflowHandle, log, patched, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { getExternalWorkflowHandle, isCancellation, log, patched, proxyLocalActivities, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import type { PlannerActivities } from '../../activities';
 import type { DelegatedTask } from './input';
 import type { DelegatedTaskStatus, RefusedAnswer, WaitingOn, WatchProblem } from './messages';
 import type { RemoteTask } from './remote-task';
 import { A2aAgent, A2aTaskId, A2aTaskState, PlanId, PlanStep, PlannerTurn, PlannerWaitText, PlannerWaitingOn, PlannerWaitingSince, WAIT_TEXT_MAX, fitted, toTextAttribute } from '../search-attributes';
-import { stepChangedSignal } from '../plan/messages';
+import { stepChangedSignal, type StepChanged } from '../plan/messages';
 
 /** What a delegation shows of itself (the Delegation class, read only). */
 export interface PublishedState {
@@ -28,6 +29,13 @@ export interface PublishedState {
  */
 export const NO_COMPLETION_REPORT_PATCH = 'no-completion-report';
 
+/**
+ * Since this patch a step sends its reports by a local activity (activities/report-step.ts): each
+ * has reached the plan when the workflow task that sent it completes, so the step never waits a
+ * workflow task of its own for a report's acknowledgement before it closes.
+ */
+export const LOCAL_REPORTS_PATCH = 'local-step-reports';
+
 export class Publisher {
   /** The details last published: the same wait again publishes nothing. */
   private published = '';
@@ -37,6 +45,10 @@ export class Publisher {
   private lastReport: Promise<void> = Promise.resolve();
   /** Reports not yet delivered, with the history length when each was sent: each lands as an event of this run. */
   private readonly inFlight = new Map<Promise<void>, number>();
+  /** Local reports not yet delivered: they are, before the workflow task that sent them completes. */
+  private readonly localInFlight = new Set<Promise<void>>();
+  /** One try: a report that fails is signalled from the workflow instead, which the server retries. */
+  private readonly local = proxyLocalActivities<PlannerActivities>({ startToCloseTimeout: '5s', retry: { maximumAttempts: 1 } });
 
   constructor(
     private readonly input: DelegatedTask,
@@ -68,12 +80,31 @@ export class Publisher {
     // reaches the plan as the child's result (a failure or cancel is still reported: the plan shows
     // the remote state from the report, as a failed child returns none).
     if (this.parentWorkflowId && input.stepId && !(state.task.state === 'TASK_STATE_COMPLETED' && patched(NO_COMPLETION_REPORT_PATCH))) {
-      const report = getExternalWorkflowHandle(this.parentWorkflowId)
-        .signal(stepChangedSignal, { stepId: input.stepId, status: state.status(), seq: ++this.reports })
-        .catch((err: unknown) => log.warn('plan not told of the step change', { error: String(err) }))
-        .finally(() => this.inFlight.delete(report));
+      const change = { stepId: input.stepId, status: state.status(), seq: ++this.reports };
+      if (patched(LOCAL_REPORTS_PATCH)) {
+        const report = this.reportLocally(this.parentWorkflowId, change).finally(() => this.localInFlight.delete(report));
+        this.localInFlight.add(report);
+        this.lastReport = report;
+        return;
+      }
+      const report = this.signal(this.parentWorkflowId, change).finally(() => this.inFlight.delete(report));
       this.inFlight.set(report, workflowInfo().historyLength);
       this.lastReport = report;
+    }
+  }
+
+  private signal(planWorkflowId: string, change: StepChanged): Promise<void> {
+    return getExternalWorkflowHandle(planWorkflowId)
+      .signal(stepChangedSignal, change)
+      .catch((err: unknown) => log.warn('plan not told of the step change', { error: String(err) }));
+  }
+
+  private async reportLocally(planWorkflowId: string, change: StepChanged): Promise<void> {
+    try {
+      await this.local.reportStep({ planWorkflowId, change });
+    } catch (err) {
+      if (isCancellation(err)) return log.warn('plan not told of the step change', { error: String(err) });
+      await this.signal(planWorkflowId, change);
     }
   }
 
@@ -95,6 +126,16 @@ export class Publisher {
   /** Every report not yet delivered, as one promise; none when there are none. */
   allReports(): Promise<unknown> | undefined {
     return this.inFlight.size > 0 ? Promise.all(this.inFlight.keys()) : undefined;
+  }
+
+  /** True while a local report is on its way (it arrives within the workflow task that sent it). */
+  get reporting(): boolean {
+    return this.localInFlight.size > 0;
+  }
+
+  /** The local reports not yet delivered, as one promise (they are within this workflow task); none when there are none. */
+  localReports(): Promise<unknown> | undefined {
+    return this.localInFlight.size > 0 ? Promise.all(this.localInFlight) : undefined;
   }
 }
 

@@ -70,13 +70,17 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput, carry?: Del
       else await delegation.awaitProgress();
       delegation.publish();
     }
-    // A report to the plan still on its way lands as an event while this task closes the run, and
-    // the server refuses that close (UnhandledCommand), failing an answer's update taken in the
-    // same task: a bot answers within ms of the alert. Let every report land first (asked only then).
+    // A report to the plan signalled from here (runs from before LOCAL_REPORTS_PATCH) still on its
+    // way lands as an event while this task closes the run, and the server refuses that close
+    // (UnhandledCommand), failing an answer's update taken in the same task: a bot answers within
+    // ms of the alert. Let every report land first (asked only then).
     if (delegation.publisher.earlierReports() && patched(REPORTS_LAND_PATCH)) {
       for (let landing = delegation.publisher.allReports(); landing; landing = delegation.publisher.allReports()) await landing;
     }
     delegation.publish();
+    // A local report (a failed step's last word) reaches the plan within this workflow task, before the run closes.
+    const reporting = delegation.publisher.localReports();
+    if (reporting) await reporting;
     if (delegation.task.state === 'TASK_STATE_CANCELED') {
       // Cancelled at the agent by someone else: this run ends cancelled too, through the catch below.
       await delegation.cancelThisRun();
@@ -93,6 +97,8 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput, carry?: Del
     if (!continuing) {
       // Every update gets its answer (a reply or the reason) before the run closes.
       delegation.close(isCancellation(err) ? 'cancelled' : 'failed');
+      const reporting = delegation.publisher.localReports();
+      if (reporting) await reporting;
       await CancellationScope.nonCancellable(() => condition(allHandlersFinished));
       if (delegation.alerts.sending && patched(END_AFTER_ALERTS_PATCH)) await CancellationScope.nonCancellable(() => condition(() => !delegation.alerts.sending, ALERTS_AT_END_MS));
     }
