@@ -93,18 +93,21 @@ describe('the seed plan (demo/plans/release.yaml)', () => {
       ['deploy', 'TASK_STATE_COMPLETED'],
     ]);
     // Each step reports its waits and their ends to the plan, never its completion (the plan reads
-    // that from the child's result): every report sent reached the plan. Each went by a local
-    // activity, delivered within the workflow task that sent it, so no signal's acknowledgement was
-    // left to land in the step's history (the step waited a workflow task for each, to close).
+    // that from the child's result): every report sent reached the plan. The question's went by a
+    // local activity, delivered within the workflow task that sent it, so no acknowledgement was
+    // left to land in the review's history as the answer's task closed it; the approval's (its task
+    // starts the watch) went as a signal.
     const reports = await stepReports(planId);
     const states = reports.map((r) => [r.stepId, r.status.state]);
     expect(states).toEqual(expect.arrayContaining([['review', 'TASK_STATE_INPUT_REQUIRED'], ['deploy', 'TASK_STATE_AUTH_REQUIRED']]));
     expect(states.filter(([, state]) => state === 'TASK_STATE_COMPLETED')).toEqual([]);
+    const sentBy: Record<string, [number, number]> = {};
     for (const id of ['review', 'deploy']) {
       const history = await suite.client.workflow.getHandle(`${planId}.${id}`).fetchHistory();
-      const sent = (history.events ?? []).filter((e) => localActivityType(e) === 'reportStep').length;
-      expect([id, sent, eventTypes(history).SignalExternalWorkflowExecutionInitiated ?? 0]).toEqual([id, reports.filter((r) => r.stepId === id).length, 0]);
+      sentBy[id] = [(history.events ?? []).filter((e) => localActivityType(e) === 'reportStep').length, eventTypes(history).SignalExternalWorkflowExecutionInitiated ?? 0];
+      expect([id, sentBy[id]![0] + sentBy[id]![1]]).toEqual([id, reports.filter((r) => r.stepId === id).length]);
     }
+    expect(sentBy).toEqual({ review: [1, 0], deploy: [0, reports.filter((r) => r.stepId === 'deploy').length] });
     await trackSteps(handle);
   });
 });

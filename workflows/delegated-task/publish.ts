@@ -30,9 +30,13 @@ export interface PublishedState {
 export const NO_COMPLETION_REPORT_PATCH = 'no-completion-report';
 
 /**
- * Since this patch a step sends its reports by a local activity (activities/report-step.ts): each
- * has reached the plan when the workflow task that sent it completes, so the step never waits a
- * workflow task of its own for a report's acknowledgement before it closes.
+ * Since this patch a step sends by a local activity (activities/report-step.ts) the reports whose
+ * signal's acknowledgement would land as the run closes: a question's (the answer's update may
+ * close the run, and would wait a workflow task for that event first) and a terminal state's (a
+ * signal sent as its run closes is dropped by the server). A local report has reached the plan when
+ * the workflow task that sent it completes, but holds that task's commands until then: the other
+ * reports (an approval's, progress) start a watch in the same task, and stay signals, whose
+ * acknowledgement lands while the watch waits.
  */
 export const LOCAL_REPORTS_PATCH = 'local-step-reports';
 
@@ -81,7 +85,7 @@ export class Publisher {
     // the remote state from the report, as a failed child returns none).
     if (this.parentWorkflowId && input.stepId && !(state.task.state === 'TASK_STATE_COMPLETED' && patched(NO_COMPLETION_REPORT_PATCH))) {
       const change = { stepId: input.stepId, status: state.status(), seq: ++this.reports };
-      if (patched(LOCAL_REPORTS_PATCH)) {
+      if ((waitingOn === 'human' || state.task.terminal) && patched(LOCAL_REPORTS_PATCH)) {
         const report = this.reportLocally(this.parentWorkflowId, change).finally(() => this.localInFlight.delete(report));
         this.localInFlight.add(report);
         this.lastReport = report;
