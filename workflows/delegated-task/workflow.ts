@@ -70,7 +70,7 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput, carry?: Del
       else await delegation.awaitProgress();
       delegation.publish();
     }
-    // A report to the plan signalled from here (runs from before LOCAL_REPORTS_PATCH) still on its
+    // A report signalled to the plan (an approval's; any, before LOCAL_REPORTS_PATCH) still on its
     // way lands as an event while this task closes the run, and the server refuses that close
     // (UnhandledCommand), failing an answer's update taken in the same task: a bot answers within
     // ms of the alert. Let every report land first (asked only then).
