@@ -47,7 +47,7 @@ export function createActivities(deps: ActivityDeps) {
     alertOperator,
     /** Push notifications of the planner's own A2A tasks to upstream callers' webhooks. */
     deliverUpstreamPush: createDeliverUpstreamPush(deps.logger, deps.webhookSecret),
-    /** A plan step's report to its plan, sent as a local activity (activities/report-step.ts). */
+    /** A plan step's question or end reported to its plan, as a local activity (activities/report-step.ts). */
     reportStep: createReportStep(deps.temporal),
     /** Lets a workflow end as cancelled when its remote task was cancelled by someone else. */
     async cancelWorkflowRun(run: { workflowId: string; runId: string; reason: string }): Promise<void> {

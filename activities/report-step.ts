@@ -1,5 +1,6 @@
 // A plan step's report to its plan (what its task now waits on), sent by the step as a local
-// activity in the workflow task that decided it. Signalled from the step's workflow instead, the
+// activity in the workflow task that decided it: a question's and a terminal state's (the others
+// stay signals; workflows/delegated-task/publish.ts says why). Signalled from the step's workflow, the
 // report's acknowledgement lands in the step's history while a later workflow task runs, and the
 // step may not close past an event it has not seen: the review of the seed plan took a third
 // workflow task (~10 ms) between its answer's reply and its end, waiting for that event. A local
