@@ -40,3 +40,11 @@ export function localActivityType(e: HistoryEvent): string | undefined {
   const data = marker.details?.['data']?.payloads?.[0]?.data;
   return data ? (JSON.parse(Buffer.from(data).toString()) as { activity_type?: string }).activity_type : undefined;
 }
+
+/** The patch a patch marker records (Core's `core_patch`); undefined for any other event. */
+export function patchId(e: HistoryEvent): string | undefined {
+  const marker = e.markerRecordedEventAttributes;
+  if (marker?.markerName !== 'core_patch') return undefined;
+  const data = marker.details?.['patch-data']?.payloads?.[0]?.data;
+  return data ? (JSON.parse(Buffer.from(data).toString()) as { id?: string }).id : undefined;
+}

@@ -5,7 +5,8 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { answerStep, describePlan, startPlan, StepNotWaitingError } from '../client/plan';
 import { listInbox } from '../client/inbox';
-import { eventTypes, localActivityType } from '../client/history';
+import { eventTypes, localActivityType, patchId } from '../client/history';
+import { CURRENT_PATCH } from '../workflows/versions';
 import { planAnswerSignal, type StepChanged } from '../workflows/plan/messages';
 import { PlannerWaitingOn } from '../workflows/search-attributes';
 import { BASE_BRANCH_QUESTION, startCodeReviewer, startDeployer, type AgentHandle } from './agents';
@@ -106,6 +107,9 @@ describe('the seed plan (demo/plans/release.yaml)', () => {
       const history = await suite.client.workflow.getHandle(`${planId}.${id}`).fetchHistory();
       sentBy[id] = [(history.events ?? []).filter((e) => localActivityType(e) === 'reportStep').length, eventTypes(history).SignalExternalWorkflowExecutionInitiated ?? 0];
       expect([id, sentBy[id]![0] + sentBy[id]![1]]).toEqual([id, reports.filter((r) => r.stepId === id).length]);
+      // One patch marker, the one that stands for every change before it (workflows/versions.ts):
+      // each patch asked first costs a marker and a TemporalChangeVersion upsert.
+      expect([id, (history.events ?? []).flatMap((e) => patchId(e) ?? [])]).toEqual([id, [CURRENT_PATCH]]);
     }
     expect(sentBy).toEqual({ review: [1, 0], deploy: [0, reports.filter((r) => r.stepId === 'deploy').length] });
     await trackSteps(handle);

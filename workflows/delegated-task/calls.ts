@@ -1,7 +1,8 @@
 // The activity proxies a delegation calls through, one per kind of call, each with the timeouts and
 // retries that call needs (the watch has its own, per lease kind, in watch.ts). A proxy is no
 // command: creating one records nothing, the call does.
-import { CancellationScope, patched, proxyActivities, type ActivityInterfaceFor, type RetryPolicy } from '@temporalio/workflow';
+import { CancellationScope, proxyActivities, type ActivityInterfaceFor, type RetryPolicy } from '@temporalio/workflow';
+import { hasPatch } from '../versions';
 import { msToNumber } from '@temporalio/common/lib/time';
 import type { PlannerActivities } from '../../activities';
 import type { AgentRef, Policies } from './input';
@@ -54,7 +55,7 @@ export async function followedSend(
   const scope = new CancellationScope({ cancellable: false });
   let inFlight = true;
   CancellationScope.current().cancelRequested.catch(() => {
-    if (inFlight && !patched(CANCEL_FOLLOWS_SEND_PATCH)) scope.cancel();
+    if (inFlight && !hasPatch(CANCEL_FOLLOWS_SEND_PATCH)) scope.cancel();
   });
   try {
     return await scope.run(() => send(input));

@@ -2,7 +2,8 @@
 // when a wait's deadline falls due, counted from the wait's start (kept across runs) and its
 // reminders; what a missed deadline does (actOnDeadline: remind, fail, cancel; the failure is
 // outcome.ts's); and how often a wait that holds no activity looks at the remote task.
-import { condition, patched } from '@temporalio/workflow';
+import { condition } from '@temporalio/workflow';
+import { hasPatch } from '../versions';
 import { msToNumber } from '@temporalio/common/lib/time';
 import type { Wait } from './carry';
 import type { DeadlinePolicy, DelegatedTask, WatchPolicy } from './input';
@@ -67,7 +68,7 @@ export function inputPollMs(watch: WatchPolicy, wait: Wait): number {
   const base = msToNumber(watch.inputPoll);
   if (watch.inputPollMax === undefined) return base;
   const grown = halfTheAge(wait, watch.inputPollMax);
-  return grown > base && patched(INPUT_POLL_GROWS_PATCH) ? grown : base;
+  return grown > base && hasPatch(INPUT_POLL_GROWS_PATCH) ? grown : base;
 }
 
 /**

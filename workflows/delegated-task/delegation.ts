@@ -1,7 +1,8 @@
 // Delegation: one delegated task's state and everything that changes it. workflow.ts routes each
 // handler here and loops over the waits below (first message, question, approval, progress); each
 // method changes only this object's fields, and carry() hands them to the next run (continue-as-new).
-import { ApplicationFailure, CancellationScope, allHandlersFinished, condition, log, patched, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, allHandlersFinished, condition, log, workflowInfo } from '@temporalio/workflow';
+import { hasPatch } from '../versions';
 import { msToNumber } from '@temporalio/common/lib/time';
 import type { WatchResult } from '../../activities';
 import type { DelegatedTask, DelegatedTaskResult } from './input';
@@ -19,10 +20,8 @@ import { Publisher } from './publish';
 import { statusOf } from './status';
 import { WatchLease, WatchLeases } from './watch';
 
-/**
- * The watch of an approval round is kept through AUTH_REQUIRED → WORKING: restarting it dropped the
- * terminal state it may already hold and cost a new subscription and ~12 history events per approval.
- */
+/** The watch of an approval round is kept through AUTH_REQUIRED → WORKING: restarting it dropped the
+ * terminal state it may already hold and cost a new subscription and ~12 history events per approval. */
 export const KEEP_WATCH_PATCH = 'keep-watch-after-approval';
 /** Since this patch a task SUBMITTED or WORKING for longer than policies.working meets its deadline policy. */
 export const WORKING_DEADLINE_PATCH = 'working-deadline';
@@ -70,8 +69,8 @@ export class Delegation {
   constructor(readonly input: DelegatedTask, carry: DelegatedTaskCarry | undefined, localFirst: boolean) {
     const { task, ...carried } = carry ?? { task: undefined };
     this.task = task ? RemoteTask.from(task) : new RemoteTask();
-    this.task.roundsByTime = () => patched(AUTH_ROUNDS_BY_TIME_PATCH);
-    this.task.wordsWithoutTime = () => patched(STATUS_WORDS_WITHOUT_TIME_PATCH);
+    this.task.roundsByTime = () => hasPatch(AUTH_ROUNDS_BY_TIME_PATCH);
+    this.task.wordsWithoutTime = () => hasPatch(STATUS_WORDS_WITHOUT_TIME_PATCH);
     Object.assign(this, carried);
     const info = workflowInfo();
     this.workflowId = info.workflowId;
@@ -108,7 +107,7 @@ export class Delegation {
   observe(observation: Observation): Promise<void> | void {
     // A watch of an earlier lease, run or workflow (a reused id) has nothing to say to this one.
     if (observation.watchId !== undefined && observation.watchId !== this.watch?.id) return;
-    if (this.pushedEnd.endsTask(observation) && patched(CONFIRM_PUSHED_END_PATCH)) return this.pushedEnd.confirm();
+    if (this.pushedEnd.endsTask(observation) && hasPatch(CONFIRM_PUSHED_END_PATCH)) return this.pushedEnd.confirm();
     this.task.apply(observation);
     if (observation.alerted !== undefined) this.authAlerted = Math.max(this.authAlerted, observation.alerted);
     if (observation.pushConfigId !== undefined) this.pushConfigId = observation.pushConfigId;
@@ -147,7 +146,7 @@ export class Delegation {
     const refusal = answerRefusal(this.answerable(), answer);
     if (!refusal) [this.pendingAnswer, this.refusedAnswer] = [{ ...answer, turn: this.question!.turn }, undefined];
     else log.warn('answer signal ignored', { reason: refusal.reason });
-    if (!refusal || !patched(REPORT_REFUSED_ANSWERS_PATCH)) return;
+    if (!refusal || !hasPatch(REPORT_REFUSED_ANSWERS_PATCH)) return;
     this.refusedAnswer = { reason: refusal.reason, ...(answer.turn !== undefined ? { turn: answer.turn } : {}), ...(answer.from ? { from: answer.from } : {}) };
     this.publish();
   }
@@ -281,7 +280,7 @@ export class Delegation {
     // A running watch of this task serves the progress wait too, the approval round's included (the
     // patch is asked only then, so a task without that case records no marker).
     const [wait, policy] = [this.wait!, this.input.policies.working];
-    if (!this.watch || this.watch.done || (this.watch.round !== undefined && !patched(KEEP_WATCH_PATCH))) {
+    if (!this.watch || this.watch.done || (this.watch.round !== undefined && !hasPatch(KEEP_WATCH_PATCH))) {
       await this.watch?.stop();
       // Its lease ends by the working (or whole-task) deadline: no timer.
       this.startWatch(undefined, nearer(untilDeadline(policy, wait), untilDeadline(this.input.policies.total, this.overall)));
@@ -290,7 +289,7 @@ export class Delegation {
     await condition(() => this.task.version !== version || this.shown !== shown || watch.done || this.historyFull());
     if (watch.error) throw watch.error;
     if (await this.totalDue()) return;
-    if (policy && untilDeadline(policy, wait)! <= 1 && patched(WORKING_DEADLINE_PATCH)) await actOnDeadline(this, policy, 'working', wait.since, wait);
+    if (policy && untilDeadline(policy, wait)! <= 1 && hasPatch(WORKING_DEADLINE_PATCH)) await actOnDeadline(this, policy, 'working', wait.since, wait);
   }
 
   /** The whole task's deadline (policies.total), when it is due: its policy acts; true when it did. */
@@ -321,7 +320,7 @@ export class Delegation {
     const reply = await CancellationScope.nonCancellable(() => this.calls.cancelRemoteTask({ agent: this.input.agent, taskId: this.task.taskId! }));
     if (reply) this.task.apply(reply);
     // The run is cancelled, so a report needs a scope of its own; it reaches the plan before the run ends.
-    if (!patched(CANCEL_FOLLOWS_SEND_PATCH)) return this.publish();
+    if (!hasPatch(CANCEL_FOLLOWS_SEND_PATCH)) return this.publish();
     await CancellationScope.nonCancellable(() => (this.publish(), this.publisher.reported()));
   }
 

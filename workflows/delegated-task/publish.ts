@@ -2,7 +2,8 @@
 // visibility query over them), the Temporal UI's current details, and a stepChanged signal to the
 // plan that runs the task as a step. Only a change is published: an unchanged wait costs no command
 // and no history event.
-import { getExternalWorkflowHandle, isCancellation, log, patched, proxyLocalActivities, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { getExternalWorkflowHandle, isCancellation, log, proxyLocalActivities, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { hasPatch } from '../versions';
 import type { PlannerActivities } from '../../activities';
 import type { DelegatedTask } from './input';
 import type { DelegatedTaskStatus, RefusedAnswer, WaitingOn, WatchProblem } from './messages';
@@ -83,9 +84,9 @@ export class Publisher {
     // A plan's step tells its plan, which shows the most urgent wait among its steps; its completion
     // reaches the plan as the child's result (a failure or cancel is still reported: the plan shows
     // the remote state from the report, as a failed child returns none).
-    if (this.parentWorkflowId && input.stepId && !(state.task.state === 'TASK_STATE_COMPLETED' && patched(NO_COMPLETION_REPORT_PATCH))) {
+    if (this.parentWorkflowId && input.stepId && !(state.task.state === 'TASK_STATE_COMPLETED' && hasPatch(NO_COMPLETION_REPORT_PATCH))) {
       const change = { stepId: input.stepId, status: state.status(), seq: ++this.reports };
-      if ((waitingOn === 'human' || state.task.terminal) && patched(LOCAL_REPORTS_PATCH)) {
+      if ((waitingOn === 'human' || state.task.terminal) && hasPatch(LOCAL_REPORTS_PATCH)) {
         const report = this.reportLocally(this.parentWorkflowId, change).finally(() => this.localInFlight.delete(report));
         this.localInFlight.add(report);
         this.lastReport = report;

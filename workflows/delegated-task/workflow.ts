@@ -4,6 +4,7 @@
 // This file is the table of contents: the v1 gate, the handlers (one line each onto the state,
 // delegation.ts), the main loop over the remote state, continue-as-new and the end of the run.
 import { ApplicationFailure, CancellationScope, allHandlersFinished, condition, continueAsNew, isCancellation, log, patched, setHandler, workflowInfo } from '@temporalio/workflow';
+import { hasPatch } from '../versions';
 import type { DelegatedTask, DelegatedTaskInput, DelegatedTaskResult } from './input';
 import { checkDelegatedTaskInput } from './check';
 import { answerSignal, answerUpdate, observeSignal, resolveSendUpdate, statusQuery } from './messages';
@@ -31,8 +32,9 @@ const ALERTS_AT_END_MS = 30_000;
 
 export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput, carry?: DelegatedTaskCarry): Promise<DelegatedTaskResult> {
   // Runs begun on the first release keep its code, so their histories replay unchanged. Since
-  // LOCAL_FIRST_PATCH a run records that marker instead of the v2 one (each costs two events).
-  const localFirst = patched(LOCAL_FIRST_PATCH);
+  // LOCAL_FIRST_PATCH a run records that marker instead of the v2 one (each costs two events), and
+  // since CURRENT_PATCH that one instead (../versions.ts).
+  const localFirst = hasPatch(LOCAL_FIRST_PATCH);
   if (!localFirst && !patched(V2_PATCH)) return legacyDelegatedTask(raw);
   const input = parseInput(raw);
   const delegation = new Delegation(input, carry, localFirst);
@@ -74,7 +76,7 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput, carry?: Del
     // way lands as an event while this task closes the run, and the server refuses that close
     // (UnhandledCommand), failing an answer's update taken in the same task: a bot answers within
     // ms of the alert. Let every report land first (asked only then).
-    if (delegation.publisher.earlierReports() && patched(REPORTS_LAND_PATCH)) {
+    if (delegation.publisher.earlierReports() && hasPatch(REPORTS_LAND_PATCH)) {
       for (let landing = delegation.publisher.allReports(); landing; landing = delegation.publisher.allReports()) await landing;
     }
     delegation.publish();
@@ -100,7 +102,7 @@ export async function DelegatedTaskWorkflow(raw: DelegatedTaskInput, carry?: Del
       const reporting = delegation.publisher.localReports();
       if (reporting) await reporting;
       await CancellationScope.nonCancellable(() => condition(allHandlersFinished));
-      if (delegation.alerts.sending && patched(END_AFTER_ALERTS_PATCH)) await CancellationScope.nonCancellable(() => condition(() => !delegation.alerts.sending, ALERTS_AT_END_MS));
+      if (delegation.alerts.sending && hasPatch(END_AFTER_ALERTS_PATCH)) await CancellationScope.nonCancellable(() => condition(() => !delegation.alerts.sending, ALERTS_AT_END_MS));
     }
     throw withTypedCause(err, input.agent.name, delegation.task.taskId);
   } finally {

@@ -4,7 +4,8 @@
 // time per webhook. A change is keyed <task>/<event>/<config>: the activity sends that key on
 // every attempt, and a key delivered once is never queued again. Each config costs an activity per
 // change, so a task has a bounded number (the validator refuses one more, leaving no event).
-import { ApplicationFailure, CancellationScope, condition, log, patched, proxyActivities, uuid4 } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, condition, log, proxyActivities, uuid4 } from '@temporalio/workflow';
+import { hasPatch } from '../versions';
 import type { PlannerActivities } from '../../activities';
 import type { Artifact, Message } from '../../a2a/schema';
 import { webhookUrlProblem } from '../../a2a/webhook-url';
@@ -64,7 +65,7 @@ export class PlanPushRecord {
    * store does); what was queued for the webhook it had is not sent.
    */
   create(c: NewPushConfig): UpstreamPushConfig {
-    const id = c.id !== undefined && patched(CLIENT_CONFIG_IDS_PATCH) ? c.id : uuid4();
+    const id = c.id !== undefined && hasPatch(CLIENT_CONFIG_IDS_PATCH) ? c.id : uuid4();
     const config: UpstreamPushConfig = { id, url: c.url, ...(c.scheme ? { scheme: c.scheme } : {}), ...(c.sealed ? { sealed: c.sealed } : {}), ...(c.protocolVersion ? { protocolVersion: c.protocolVersion } : {}) };
     this.configs.set(config.id, config);
     this.queues.set(config.id, []);

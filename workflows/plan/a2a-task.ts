@@ -2,7 +2,8 @@
 // one mapping of a plan's state onto an A2A task state (planTaskState; docs/a2a-server.md has it as
 // a table), the task's record of messages it serves through the a2aTask query, and the upstream's
 // answers it routes to the step whose question it was asked. Deterministic code only.
-import { ApplicationFailure, patched } from '@temporalio/workflow';
+import { ApplicationFailure } from '@temporalio/workflow';
+import { hasPatch } from '../versions';
 import { describeIssues } from '../../a2a/validate';
 import type { Artifact, Message, Part, TaskState, TaskStatus } from '../../a2a/schema';
 import type { WaitingOn } from '../delegated-task/messages';
@@ -156,7 +157,7 @@ export class PlanTaskRecord {
     this.history.push({ ...a2a.message, taskId: plan.planId, contextId: a2a.contextId });
     this.received.set(a2a.message.messageId, { stepId: '', turn: 0, historyIndex: 1 });
     this.status = { state: 'TASK_STATE_SUBMITTED', timestamp: plan.startedAt };
-    this.turns = patched(A2A_TURNS_PATCH);
+    this.turns = hasPatch(A2A_TURNS_PATCH);
   }
 
   get taskId(): string {

@@ -10,10 +10,10 @@ import {
   getExternalWorkflowHandle,
   isCancellation,
   log,
-  patched,
   startChild,
   workflowInfo,
 } from '@temporalio/workflow';
+import { hasPatch } from '../versions';
 import type { PlanRunInput, Step } from './input';
 import { SubstitutionError, type StepOutput } from './template';
 import { summaryLine, taskInput } from './step-input';
@@ -39,7 +39,7 @@ export const OWNER_TO_STEPS_PATCH = 'owner-to-steps';
  */
 function ownerForSteps(): Array<{ key: typeof PlannerOwner; value: string }> {
   const owner = workflowInfo().typedSearchAttributes.get(PlannerOwner);
-  return owner !== undefined && patched(OWNER_TO_STEPS_PATCH) ? [{ key: PlannerOwner, value: owner }] : [];
+  return owner !== undefined && hasPatch(OWNER_TO_STEPS_PATCH) ? [{ key: PlannerOwner, value: owner }] : [];
 }
 const URGENCY: WaitingOn[] = ['human', 'operator'];
 
@@ -187,7 +187,7 @@ export class PlanRunState {
     const run = this.steps.get(stepId);
     if (!run || run.ended) return; // a late word from a step that has ended says nothing new
     // Signals between workflows may arrive out of order: an older report never replaces a newer one.
-    if (run.isLater(status, seq) === false && patched(ORDERED_STEP_REPORTS_PATCH)) return;
+    if (run.isLater(status, seq) === false && hasPatch(ORDERED_STEP_REPORTS_PATCH)) return;
     run.reportSeq = seq;
     run.status = status;
     run.refusedAnswer = undefined;
@@ -215,7 +215,7 @@ export class PlanRunState {
       return;
     }
     log.warn('answer signal ignored', { reason });
-    if (run.state !== 'running' || !patched(REPORT_REFUSED_ANSWERS_PATCH)) return;
+    if (run.state !== 'running' || !hasPatch(REPORT_REFUSED_ANSWERS_PATCH)) return;
     run.refusedAnswer = { reason, ...(answer.turn !== undefined ? { turn: answer.turn } : {}), from: answer.from ?? "the plan's answer signal" };
     this.version++;
   }

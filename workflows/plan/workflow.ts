@@ -7,7 +7,8 @@
 // (state.ts: the plan and its steps; a2a-task.ts: the plan as an A2A task; a2a-push.ts: its
 // webhooks), then the loop starts what is ready, skips what never can start, publishes
 // (publish.ts), and waits for the next change.
-import { CancellationScope, allHandlersFinished, condition, isCancellation, patched, setHandler, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, allHandlersFinished, condition, isCancellation, setHandler, workflowInfo } from '@temporalio/workflow';
+import { hasPatch } from '../versions';
 import { PlanPushRecord } from './a2a-push';
 import { PlanTaskRecord, parseA2a } from './a2a-task';
 import {
@@ -44,7 +45,7 @@ export async function PlanWorkflow(raw: PlanWorkflowInput): Promise<PlanResult> 
     });
   }
   // Push notifications to upstream webhooks came later: plans started before them have none.
-  const push = a2a && patched('a2a-upstream-push') ? new PlanPushRecord(plan.planId, a2a.pushConfigs, a2a.maxPushConfigs) : undefined;
+  const push = a2a && hasPatch('a2a-upstream-push') ? new PlanPushRecord(plan.planId, a2a.pushConfigs, a2a.maxPushConfigs) : undefined;
   if (push) {
     setHandler(pushConfigsQuery, () => push.list());
     setHandler(createPushConfigUpdate, (config) => push.create(config), {
