@@ -33,18 +33,20 @@ export function eventTypes(history: History): Record<string, number> {
   return counts;
 }
 
+/** A Core marker's JSON detail (`key`) when `e` is a marker named `name`; undefined for any other event. */
+function markerDetail<T>(e: HistoryEvent, name: string, key: string): T | undefined {
+  const marker = e.markerRecordedEventAttributes;
+  if (marker?.markerName !== name) return undefined;
+  const data = marker.details?.[key]?.payloads?.[0]?.data;
+  return data ? (JSON.parse(Buffer.from(data).toString()) as T) : undefined;
+}
+
 /** The activity type a local activity's marker names (Core's `core_local_activity`); undefined for any other event. */
 export function localActivityType(e: HistoryEvent): string | undefined {
-  const marker = e.markerRecordedEventAttributes;
-  if (marker?.markerName !== 'core_local_activity') return undefined;
-  const data = marker.details?.['data']?.payloads?.[0]?.data;
-  return data ? (JSON.parse(Buffer.from(data).toString()) as { activity_type?: string }).activity_type : undefined;
+  return markerDetail<{ activity_type?: string }>(e, 'core_local_activity', 'data')?.activity_type;
 }
 
 /** The patch a patch marker records (Core's `core_patch`); undefined for any other event. */
 export function patchId(e: HistoryEvent): string | undefined {
-  const marker = e.markerRecordedEventAttributes;
-  if (marker?.markerName !== 'core_patch') return undefined;
-  const data = marker.details?.['patch-data']?.payloads?.[0]?.data;
-  return data ? (JSON.parse(Buffer.from(data).toString()) as { id?: string }).id : undefined;
+  return markerDetail<{ id?: string }>(e, 'core_patch', 'patch-data')?.id;
 }
