@@ -74,7 +74,17 @@ export interface SendInput {
    * timeout and push), so that a streamed send whose task stops at AUTH_REQUIRED subscribes for it
    * when that watch would stream (activities/early-subscriptions.ts).
    */
-  watch?: { mode: 'auto' | 'stream' | 'poll'; idleTimeoutMs: number; push: boolean };
+  watch?: {
+    mode: 'auto' | 'stream' | 'poll';
+    idleTimeoutMs: number;
+    push: boolean;
+    /**
+     * The alert of the approval round the task would stop at (its taskId and text are the send's to
+     * fill in): posted by the send once the subscription it opened for the watch is up, so that it
+     * does not wait for the watch; the observation's `alerted` says it went out.
+     */
+    alert?: Alert & { round: number };
+  };
 }
 
 export interface SendOutcome {
@@ -123,6 +133,9 @@ export interface ForTheWatch {
   pushes: boolean;
 }
 
+/** How long the send waits for the held subscription's first frame, then for the alert's post, before it leaves the alert to the watch. */
+const ALERT_WITHIN_MS = 1_000;
+
 export function createSendMessage(agents: AgentDirectory, alertOperator: (alert: Alert) => Promise<void>, forWatch?: ForTheWatch) {
   return async function sendMessage(input: SendInput): Promise<SendOutcome> {
     const ctx = Context.current();
@@ -135,7 +148,7 @@ export function createSendMessage(agents: AgentDirectory, alertOperator: (alert:
       return await withTypedFailures(async () => {
         const client = await agents.client(input.agent);
         try {
-          return await run(client, input, attempt, forWatch);
+          return await run(client, input, attempt, forWatch && { ...forWatch, alert: alertOperator });
         } catch (err) {
           // An answer to a task the agent no longer knows (it restarted without its tasks): no
           // retry or resend can reach that task again, so the step ends saying so.
@@ -238,7 +251,10 @@ class Attempt {
   }
 }
 
-async function run(client: A2AClient, input: SendInput, a: Attempt, forWatch?: ForTheWatch): Promise<SendOutcome> {
+/** What a send does for the approval's watch: subscribe for it, and post its alert. */
+type WatchSide = ForTheWatch & { alert: (alert: Alert) => Promise<void> };
+
+async function run(client: A2AClient, input: SendInput, a: Attempt, forWatch?: WatchSide): Promise<SendOutcome> {
   const { resolution } = input;
   if (typeof resolution === 'object') return adopt(client, input, a, resolution.adoptTaskId);
   const local = a.ctx.info.isLocal;
@@ -322,7 +338,7 @@ const stops = (s: TaskState): boolean => isTerminal(s) || isInterrupted(s);
  * call: until the task is terminal or interrupted, then return the merged snapshot.
  * 'refused' when the agent turns the stream down before any frame (the blocking call follows).
  */
-async function sendStreaming(client: A2AClient, input: SendInput, a: Attempt, forWatch?: ForTheWatch): Promise<SendOutcome | 'refused'> {
+async function sendStreaming(client: A2AClient, input: SendInput, a: Attempt, forWatch?: WatchSide): Promise<SendOutcome | 'refused'> {
   const op = 'SendStreamingMessage';
   const timeoutMs = a.timeFor(op, holdOf(input, a), client.url);
   const holding = timeoutMs < input.timeoutMs;
@@ -375,6 +391,8 @@ async function sendStreaming(client: A2AClient, input: SendInput, a: Attempt, fo
   }
   if (view.state === 'TASK_STATE_AUTH_REQUIRED' && forWatch && input.watch && watchStreams(input.watch, client, forWatch.pushes)) {
     forWatch.early.open(client, view.taskId, input.watch.idleTimeoutMs);
+    const alert = input.watch.alert;
+    if (alert && (await alertSubscribed(client, view, alert, forWatch))) return { observation: { ...view.observation('send'), alerted: alert.round } };
   }
   // A stream closed early (still WORKING) is fine: the workflow watches the task from here.
   return { observation: view.observation('send') };
@@ -384,6 +402,28 @@ async function sendStreaming(client: A2AClient, input: SendInput, a: Attempt, fo
 function watchStreams(watch: NonNullable<SendInput['watch']>, client: A2AClient, pushes: boolean): boolean {
   const pushed = watch.push && pushes && client.card.capabilities.pushNotifications === true;
   return !pushed && policyStreams(watch, client);
+}
+
+/**
+ * Subscribe first, alert second: the approval's alert, posted once the subscription held for the
+ * watch shows the task still waiting. False when it is left to the watch (no first frame in time,
+ * the task moved on, or the post failed or is slow: the watch posts it under the same key).
+ */
+async function alertSubscribed(client: A2AClient, view: RemoteTask, alert: NonNullable<NonNullable<SendInput['watch']>['alert']>, forWatch: WatchSide): Promise<boolean> {
+  const frame = await forWatch.early.firstFrame(client, view.taskId!, ALERT_WITHIN_MS);
+  if (!frame || observeFrame(frame, 'stream')?.status?.state !== 'TASK_STATE_AUTH_REQUIRED') return false;
+  const { round: _round, ...rest } = alert;
+  let timer: NodeJS.Timeout | undefined;
+  const slow = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`not posted within ${ALERT_WITHIN_MS} ms`)), ALERT_WITHIN_MS)));
+  try {
+    await Promise.race([forWatch.alert({ ...rest, taskId: view.taskId!, text: view.text ?? rest.text }), slow]);
+    return true;
+  } catch (err) {
+    log.info("the approval's alert is left to the watch", { taskId: view.taskId, error: String(err) });
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The stream broke after it named the task: ask where the task stands instead of failing. */

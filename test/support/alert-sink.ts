@@ -12,21 +12,33 @@ export interface AlertSink {
   url: string;
   alerts: ReceivedAlert[];
   forWorkflow(workflowId: string): ReceivedAlert[];
+  /** Answers the next `count` posts 503, recording them in `refused` instead. */
+  refuseNext(count: number): void;
+  refused: ReceivedAlert[];
   close(): Promise<void>;
 }
 
 export async function startAlertSink(): Promise<AlertSink> {
   const alerts: ReceivedAlert[] = [];
+  const refused: ReceivedAlert[] = [];
+  let refusing = 0;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const key = req.headers['idempotency-key'];
-      alerts.push({
+      const alert = {
         at: Date.now(),
         idempotencyKey: typeof key === 'string' ? key : undefined,
         body: JSON.parse(Buffer.concat(chunks).toString()) as ReceivedAlert['body'],
-      });
+      };
+      if (refusing > 0) {
+        refusing--;
+        refused.push(alert);
+        res.writeHead(503).end();
+        return;
+      }
+      alerts.push(alert);
       res.writeHead(204).end();
     });
   });
@@ -36,6 +48,10 @@ export async function startAlertSink(): Promise<AlertSink> {
     url: `http://127.0.0.1:${port}/alerts`,
     alerts,
     forWorkflow: (id) => alerts.filter((a) => a.body.workflowId === id),
+    refuseNext: (count) => {
+      refusing = count;
+    },
+    refused,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
