@@ -78,13 +78,18 @@ export interface SendInput {
     mode: 'auto' | 'stream' | 'poll';
     idleTimeoutMs: number;
     push: boolean;
-    /**
-     * The alert of the approval round the task would stop at (its taskId and text are the send's to
-     * fill in): posted by the send once the subscription it opened for the watch is up, so that it
-     * does not wait for the watch; the observation's `alerted` says it went out.
-     */
-    alert?: Alert & { round: number };
   };
+  /**
+   * The first message: the alerts of the first question and the first approval its task may stop
+   * at (their taskId and text are the send's to fill in). The send posts the one its streamed task
+   * stops at, so that it does not wait for the workflow task after the send (`alerted` says which):
+   * - a question's only from a local attempt, whose reply the workflow takes in the same workflow
+   *   task, before any answer can arrive (an update delivered with an activity's result is
+   *   validated first, and would find no question yet);
+   * - an approval's once the subscription held for the watch is up: subscribe first, alert second.
+   * Else, or when the post fails or is slow, the wait posts it, under the same key.
+   */
+  firstAlerts?: { input: Alert; auth: Alert };
 }
 
 export interface SendOutcome {
@@ -100,6 +105,8 @@ export interface SendOutcome {
   deferred?: true;
   /** A local attempt failed, retryably, after the agent named its task: the activity takes over from that id. */
   handOver?: { taskId: string; contextId?: string };
+  /** Which of `firstAlerts` the send posted. */
+  alerted?: 'input' | 'auth';
 }
 
 /** What an attempt heartbeats, and so what the next attempt finds in `info.heartbeatDetails`. */
@@ -133,7 +140,7 @@ export interface ForTheWatch {
   pushes: boolean;
 }
 
-/** How long the send waits for the held subscription's first frame, then for the alert's post, before it leaves the alert to the watch. */
+/** How long the send waits for the held subscription's first frame, then for an alert's post, before it leaves the alert to the wait. */
 const ALERT_WITHIN_MS = 1_000;
 
 export function createSendMessage(agents: AgentDirectory, alertOperator: (alert: Alert) => Promise<void>, forWatch?: ForTheWatch) {
@@ -148,7 +155,7 @@ export function createSendMessage(agents: AgentDirectory, alertOperator: (alert:
       return await withTypedFailures(async () => {
         const client = await agents.client(input.agent);
         try {
-          return await run(client, input, attempt, forWatch && { ...forWatch, alert: alertOperator });
+          return await run(client, input, attempt, { alert: alertOperator, watch: forWatch });
         } catch (err) {
           // An answer to a task the agent no longer knows (it restarted without its tasks): no
           // retry or resend can reach that task again, so the step ends saying so.
@@ -251,10 +258,13 @@ class Attempt {
   }
 }
 
-/** What a send does for the approval's watch: subscribe for it, and post its alert. */
-type WatchSide = ForTheWatch & { alert: (alert: Alert) => Promise<void> };
+/** What a send does besides sending: post the first alerts, and subscribe for the approval's watch. */
+interface Beside {
+  alert: (alert: Alert) => Promise<void>;
+  watch?: ForTheWatch;
+}
 
-async function run(client: A2AClient, input: SendInput, a: Attempt, forWatch?: WatchSide): Promise<SendOutcome> {
+async function run(client: A2AClient, input: SendInput, a: Attempt, beside: Beside): Promise<SendOutcome> {
   const { resolution } = input;
   if (typeof resolution === 'object') return adopt(client, input, a, resolution.adoptTaskId);
   const local = a.ctx.info.isLocal;
@@ -280,7 +290,7 @@ async function run(client: A2AClient, input: SendInput, a: Attempt, forWatch?: W
     }
   }
   if (streams) {
-    const streamed = await sendStreaming(client, input, a, forWatch);
+    const streamed = await sendStreaming(client, input, a, beside);
     if (streamed !== 'refused') return streamed;
     if (local) return { deferred: true };
   }
@@ -338,7 +348,7 @@ const stops = (s: TaskState): boolean => isTerminal(s) || isInterrupted(s);
  * call: until the task is terminal or interrupted, then return the merged snapshot.
  * 'refused' when the agent turns the stream down before any frame (the blocking call follows).
  */
-async function sendStreaming(client: A2AClient, input: SendInput, a: Attempt, forWatch?: WatchSide): Promise<SendOutcome | 'refused'> {
+async function sendStreaming(client: A2AClient, input: SendInput, a: Attempt, beside: Beside): Promise<SendOutcome | 'refused'> {
   const op = 'SendStreamingMessage';
   const timeoutMs = a.timeFor(op, holdOf(input, a), client.url);
   const holding = timeoutMs < input.timeoutMs;
@@ -389,41 +399,45 @@ async function sendStreaming(client: A2AClient, input: SendInput, a: Attempt, fo
     const call = { agent: input.agent.name, url: client.url, operation: op };
     throw new InvalidAgentResponseError(`${callPrefix(call)}the stream ended without a frame`, callDetails(call));
   }
+  const forWatch = beside.watch;
+  const alerts = input.firstAlerts;
+  const filled = (alert: Alert): Alert => ({ ...alert, taskId: view.taskId!, text: view.text ?? alert.text });
   if (view.state === 'TASK_STATE_AUTH_REQUIRED' && forWatch && input.watch && watchStreams(input.watch, client, forWatch.pushes)) {
     forWatch.early.open(client, view.taskId, input.watch.idleTimeoutMs);
-    const alert = input.watch.alert;
-    if (alert && (await alertSubscribed(client, view, alert, forWatch))) return { observation: { ...view.observation('send'), alerted: alert.round } };
+    if (alerts && (await subscribed(client, view.taskId, forWatch)) && (await posted(beside, filled(alerts.auth)))) return { observation: view.observation('send'), alerted: 'auth' };
+  }
+  if (view.state === 'TASK_STATE_INPUT_REQUIRED' && alerts && a.ctx.info.isLocal && (await posted(beside, filled(alerts.input)))) {
+    return { observation: view.observation('send'), alerted: 'input' };
   }
   // A stream closed early (still WORKING) is fine: the workflow watches the task from here.
   return { observation: view.observation('send') };
+}
+
+/** The subscription held for the approval's watch is up (its first frame came in time) and shows the task still waiting. */
+async function subscribed(client: A2AClient, taskId: string, forWatch: ForTheWatch): Promise<boolean> {
+  const frame = await forWatch.early.firstFrame(client, taskId, ALERT_WITHIN_MS);
+  return frame !== undefined && observeFrame(frame, 'stream')?.status?.state === 'TASK_STATE_AUTH_REQUIRED';
+}
+
+/** Posts one of the first alerts; false when it failed or is slow (the wait posts it again, under the same key). */
+async function posted(beside: Beside, alert: Alert): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const slow = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`not posted within ${ALERT_WITHIN_MS} ms`)), ALERT_WITHIN_MS)));
+  try {
+    await Promise.race([beside.alert(alert), slow]);
+    return true;
+  } catch (err) {
+    log.info('the first alert is left to the wait', { kind: alert.kind, taskId: alert.taskId, error: String(err) });
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Whether the approval's watch would hold a stream (activities/watch-task.ts): it streams, and no push config is its watch. */
 function watchStreams(watch: NonNullable<SendInput['watch']>, client: A2AClient, pushes: boolean): boolean {
   const pushed = watch.push && pushes && client.card.capabilities.pushNotifications === true;
   return !pushed && policyStreams(watch, client);
-}
-
-/**
- * Subscribe first, alert second: the approval's alert, posted once the subscription held for the
- * watch shows the task still waiting. False when it is left to the watch (no first frame in time,
- * the task moved on, or the post failed or is slow: the watch posts it under the same key).
- */
-async function alertSubscribed(client: A2AClient, view: RemoteTask, alert: NonNullable<NonNullable<SendInput['watch']>['alert']>, forWatch: WatchSide): Promise<boolean> {
-  const frame = await forWatch.early.firstFrame(client, view.taskId!, ALERT_WITHIN_MS);
-  if (!frame || observeFrame(frame, 'stream')?.status?.state !== 'TASK_STATE_AUTH_REQUIRED') return false;
-  const { round: _round, ...rest } = alert;
-  let timer: NodeJS.Timeout | undefined;
-  const slow = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`not posted within ${ALERT_WITHIN_MS} ms`)), ALERT_WITHIN_MS)));
-  try {
-    await Promise.race([forWatch.alert({ ...rest, taskId: view.taskId!, text: view.text ?? rest.text }), slow]);
-    return true;
-  } catch (err) {
-    log.info("the approval's alert is left to the watch", { taskId: view.taskId, error: String(err) });
-    return false;
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** The stream broke after it named the task: ask where the task stands instead of failing. */

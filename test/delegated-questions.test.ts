@@ -2,12 +2,13 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { connectA2A } from '../a2a';
 import { answerTask } from '../client/delegated-task';
-import { startCodeReviewer, startDeployer, type AgentHandle } from './agents';
+import { BASE_BRANCH_QUESTION, startCodeReviewer, startDeployer, type AgentHandle } from './agents';
 import { startWorkers, uniqueQueue, type RunningWorkers } from './harness/planner';
 import { itReplaysItsHistories, plannerSuite } from './support/suite';
 import { DEPLOY, DIFF, eventTypes, start, waitForStatus } from './support/delegated';
 import { eventually } from './support/wait';
 import { answerUpdate, observeSignal } from '../workflows/delegated-task/messages';
+import { localActivityType } from '../client/history';
 
 const suite = plannerSuite('questions');
 let reviewer: AgentHandle;
@@ -133,6 +134,33 @@ it('notices a task cancelled at the agent while a human thinks, without an input
   ]);
   expect(ended).toBe('closed');
   expect((await handle.describe()).status.name).toBe('CANCELLED');
+});
+
+it("takes an answer given the moment the question's alert arrives (the send posts it, before its workflow task completes)", async () => {
+  const handle = await suite.start({ agent: agent(), message: { text: DIFF } });
+  const alert = await suite.sink.first(handle.workflowId);
+  const reply = await answerTask(suite.client, handle.workflowId, { text: 'main' });
+  expect(reply.turn).toBe(1);
+  expect((await handle.result()).state).toBe('TASK_STATE_COMPLETED');
+  const { taskId } = await waitForStatus(handle, () => true, 'status');
+  expect(alert.body).toMatchObject({ kind: 'input', taskId });
+  expect(alert.body.text).toContain(BASE_BRANCH_QUESTION);
+  expect(suite.sink.forWorkflow(handle.workflowId)).toHaveLength(1);
+  // The first send posted it: the history holds no alertOperator marker.
+  const markers = (await handle.fetchHistory()).events!.flatMap((e) => (e.markerRecordedEventAttributes ? [localActivityType(e)] : []));
+  expect(markers).not.toContain('alertOperator');
+});
+
+it('has the wait post the question\'s alert when the send could not, under the same key, once', async () => {
+  suite.sink.refuseNext(1);
+  const handle = await suite.start({ agent: agent(), message: { text: DIFF } });
+  const alert = await eventually(() => suite.sink.forWorkflow(handle.workflowId)[0], "the question's alert");
+  const refused = suite.sink.refused.filter((a) => a.body.workflowId === handle.workflowId);
+  expect(refused).toHaveLength(1);
+  expect(refused[0]!.idempotencyKey).toBe(alert.idempotencyKey);
+  await answerTask(suite.client, handle.workflowId, { text: 'main' });
+  expect((await handle.result()).state).toBe('TASK_STATE_COMPLETED');
+  expect(suite.sink.forWorkflow(handle.workflowId)).toHaveLength(1);
 });
 
 it('scopes message ids and alert keys to the execution chain, so a reused workflow id starts afresh', async () => {

@@ -12,6 +12,8 @@ export interface AlertSink {
   url: string;
   alerts: ReceivedAlert[];
   forWorkflow(workflowId: string): ReceivedAlert[];
+  /** The first alert for this workflow, as soon as it arrives (no polling). */
+  first(workflowId: string): Promise<ReceivedAlert>;
   /** Answers the next `count` posts 503, recording them in `refused` instead. */
   refuseNext(count: number): void;
   refused: ReceivedAlert[];
@@ -22,6 +24,7 @@ export async function startAlertSink(): Promise<AlertSink> {
   const alerts: ReceivedAlert[] = [];
   const refused: ReceivedAlert[] = [];
   let refusing = 0;
+  const waiting = new Map<string, (alert: ReceivedAlert) => void>();
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -40,6 +43,8 @@ export async function startAlertSink(): Promise<AlertSink> {
       }
       alerts.push(alert);
       res.writeHead(204).end();
+      waiting.get(alert.body.workflowId)?.(alert);
+      waiting.delete(alert.body.workflowId);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -48,6 +53,10 @@ export async function startAlertSink(): Promise<AlertSink> {
     url: `http://127.0.0.1:${port}/alerts`,
     alerts,
     forWorkflow: (id) => alerts.filter((a) => a.body.workflowId === id),
+    first: (id) => {
+      const seen = alerts.find((a) => a.body.workflowId === id);
+      return seen ? Promise.resolve(seen) : new Promise((resolve) => waiting.set(id, resolve));
+    },
     refuseNext: (count) => {
       refusing = count;
     },

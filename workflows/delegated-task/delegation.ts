@@ -171,9 +171,11 @@ export class Delegation {
     const timeoutMs = Math.min(msToNumber(policies.sendTimeout), policies.working ? msToNumber(policies.working.after) : Infinity, untilDeadline(policies.total, this.overall) ?? Infinity);
     // An agent that never answers is told to a person by the send itself (no timer, no event).
     const unanswered = { afterMs: msToNumber(policies.watch.unreachableAfter), alert: this.alerts.of('unanswered', 0, 0, undefined, `${agent.name} has not answered the first message (${messageId})`) };
-    // How an approval's watch would hold the task: a streamed send subscribes for it, and posts its first round's alert (activities/early-subscriptions.ts).
-    const watch = { mode: policies.watch.mode, idleTimeoutMs: Math.min(msToNumber(policies.watch.idleTimeout), msToNumber(policies.watch.firstLease)), push: policies.watch.push, alert: { ...this.alerts.of('auth', 1, 0, undefined, undefined), round: 1 } };
-    let sent = await followedSend((first) => this.sends.sendFirst(first), { agent, messageId, message, timeoutMs, unanswered, watch });
+    // How an approval's watch would hold the task: a streamed send subscribes for it (activities/early-subscriptions.ts).
+    const watch = { mode: policies.watch.mode, idleTimeoutMs: Math.min(msToNumber(policies.watch.idleTimeout), msToNumber(policies.watch.firstLease)), push: policies.watch.push };
+    // The first question's or approval's alert goes out with the send, not a workflow task later.
+    const request = { agent, messageId, message, timeoutMs, unanswered, watch, firstAlerts: this.alerts.first() };
+    let sent = await followedSend((first) => this.sends.sendFirst(first), request);
     while (sent.unresolved) {
       // Never resend blindly: by default an operator decides (resend, or adopt the task the agent made).
       let resolution: SendResolution = { action: 'resend' };
@@ -185,20 +187,12 @@ export class Delegation {
         resolution = this.resolution!;
         this.resolution = undefined;
       }
-      sent = await followedSend((first) => this.sends.sendFirst(first), {
-        agent,
-        messageId,
-        message,
-        timeoutMs,
-        unanswered,
-        watch,
-        resolution: resolution.action === 'resend' ? 'resend' : { adoptTaskId: resolution.taskId },
-      });
+      sent = await followedSend((first) => this.sends.sendFirst(first), { ...request, resolution: resolution.action === 'resend' ? 'resend' : { adoptTaskId: resolution.taskId } });
       this.unresolvedSend = undefined;
     }
     if (sent.message) return { kind: 'message', artifacts: [], message: sent.message, text: sent.text };
     if (sent.observation) this.task.apply(sent.observation);
-    if (sent.observation?.alerted === this.task.authEntries) this.authAlerted = this.task.authEntries; // the send posted it: the watch does not
+    if (sent.alerted) this[sent.alerted === 'input' ? 'inputAlerted' : 'authAlerted'] = 1; // the send posted it: the wait does not
     return undefined;
   }
 
