@@ -3,9 +3,7 @@
 // sends never wait behind), so it starts only after the send's workflow task and a trip through
 // matching; subscribed to by then, the task's first frame is waiting when it starts, and its
 // alert goes out without a SubscribeToTask round trip of its own (docs/benchmarks.md: 5-6 ms of
-// the approval). The send itself posts the approval's alert once that first frame is in, when the
-// workflow hands it the alert: subscribe first, alert second still holds, and the alert no longer
-// waits for the send's workflow task and the watch's dispatch (else the watch posts it).
+// the approval). Subscribe first, alert second still holds: the watch alerts, after that frame.
 // A subscription no watch takes (the watch ran on another worker, or the agent's pushes watch the
 // task) is closed after ADOPT_WITHIN_MS; at most MAX_HELD are held at once, the oldest closed first.
 import type { A2AClient, StreamResponse } from '../a2a';
@@ -43,23 +41,6 @@ export class EarlySubscriptions {
     const timer = setTimeout(() => this.close(key), this.adoptWithinMs);
     timer.unref();
     this.held.set(key, { abort, frames, first, timer });
-  }
-
-  /**
-   * The held subscription's first frame, once it has come within `withinMs`: the subscription is
-   * up at the agent. Undefined when none is held, it broke, or it is slower than that.
-   */
-  async firstFrame(client: A2AClient, taskId: string, withinMs: number): Promise<StreamResponse | undefined> {
-    const held = this.held.get(keyOf(client.url, taskId));
-    if (!held) return undefined;
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), withinMs)));
-    try {
-      const next = await Promise.race([held.first.catch(() => undefined), late]);
-      return next && !next.done ? next.value : undefined;
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
   /**

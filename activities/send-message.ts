@@ -74,22 +74,16 @@ export interface SendInput {
    * timeout and push), so that a streamed send whose task stops at AUTH_REQUIRED subscribes for it
    * when that watch would stream (activities/early-subscriptions.ts).
    */
-  watch?: {
-    mode: 'auto' | 'stream' | 'poll';
-    idleTimeoutMs: number;
-    push: boolean;
-  };
+  watch?: { mode: 'auto' | 'stream' | 'poll'; idleTimeoutMs: number; push: boolean };
   /**
-   * The first message: the alerts of the first question and the first approval its task may stop
-   * at (their taskId and text are the send's to fill in). The send posts the one its streamed task
-   * stops at, so that it does not wait for the workflow task after the send (`alerted` says which):
-   * - a question's only from a local attempt, whose reply the workflow takes in the same workflow
-   *   task, before any answer can arrive (an update delivered with an activity's result is
-   *   validated first, and would find no question yet);
-   * - an approval's once the subscription held for the watch is up: subscribe first, alert second.
-   * Else, or when the post fails or is slow, the wait posts it, under the same key.
+   * The first message: the alert of the first question its task may stop at (its taskId and text
+   * are the send's to fill in). A local attempt whose streamed task stops at INPUT_REQUIRED posts
+   * it before it returns (`questionAlerted`), so the alert waits for no workflow task after the
+   * send: the workflow takes the local result in the same workflow task, before any answer can
+   * arrive (an update that came with an activity's result would be validated before it, and find no
+   * question). When the post fails or is slow, the workflow posts it, under the same key.
    */
-  firstAlerts?: { input: Alert; auth: Alert };
+  questionAlert?: Alert;
 }
 
 export interface SendOutcome {
@@ -105,8 +99,8 @@ export interface SendOutcome {
   deferred?: true;
   /** A local attempt failed, retryably, after the agent named its task: the activity takes over from that id. */
   handOver?: { taskId: string; contextId?: string };
-  /** Which of `firstAlerts` the send posted. */
-  alerted?: 'input' | 'auth';
+  /** The send posted `questionAlert`. */
+  questionAlerted?: true;
 }
 
 /** What an attempt heartbeats, and so what the next attempt finds in `info.heartbeatDetails`. */
@@ -140,7 +134,7 @@ export interface ForTheWatch {
   pushes: boolean;
 }
 
-/** How long the send waits for the held subscription's first frame, then for an alert's post, before it leaves the alert to the wait. */
+/** How long the send waits for the question's alert to be posted before it leaves it to the workflow. */
 const ALERT_WITHIN_MS = 1_000;
 
 export function createSendMessage(agents: AgentDirectory, alertOperator: (alert: Alert) => Promise<void>, forWatch?: ForTheWatch) {
@@ -258,7 +252,7 @@ class Attempt {
   }
 }
 
-/** What a send does besides sending: post the first alerts, and subscribe for the approval's watch. */
+/** What a send does besides sending: post the first question's alert, and subscribe for the approval's watch. */
 interface Beside {
   alert: (alert: Alert) => Promise<void>;
   watch?: ForTheWatch;
@@ -400,26 +394,18 @@ async function sendStreaming(client: A2AClient, input: SendInput, a: Attempt, be
     throw new InvalidAgentResponseError(`${callPrefix(call)}the stream ended without a frame`, callDetails(call));
   }
   const forWatch = beside.watch;
-  const alerts = input.firstAlerts;
-  const filled = (alert: Alert): Alert => ({ ...alert, taskId: view.taskId!, text: view.text ?? alert.text });
   if (view.state === 'TASK_STATE_AUTH_REQUIRED' && forWatch && input.watch && watchStreams(input.watch, client, forWatch.pushes)) {
     forWatch.early.open(client, view.taskId, input.watch.idleTimeoutMs);
-    if (alerts && (await subscribed(client, view.taskId, forWatch)) && (await posted(beside, filled(alerts.auth)))) return { observation: view.observation('send'), alerted: 'auth' };
   }
-  if (view.state === 'TASK_STATE_INPUT_REQUIRED' && alerts && a.ctx.info.isLocal && (await posted(beside, filled(alerts.input)))) {
-    return { observation: view.observation('send'), alerted: 'input' };
+  const question = input.questionAlert;
+  if (view.state === 'TASK_STATE_INPUT_REQUIRED' && question && a.ctx.info.isLocal && (await posted(beside, { ...question, taskId: view.taskId, text: view.text ?? question.text }))) {
+    return { observation: view.observation('send'), questionAlerted: true };
   }
   // A stream closed early (still WORKING) is fine: the workflow watches the task from here.
   return { observation: view.observation('send') };
 }
 
-/** The subscription held for the approval's watch is up (its first frame came in time) and shows the task still waiting. */
-async function subscribed(client: A2AClient, taskId: string, forWatch: ForTheWatch): Promise<boolean> {
-  const frame = await forWatch.early.firstFrame(client, taskId, ALERT_WITHIN_MS);
-  return frame !== undefined && observeFrame(frame, 'stream')?.status?.state === 'TASK_STATE_AUTH_REQUIRED';
-}
-
-/** Posts one of the first alerts; false when it failed or is slow (the wait posts it again, under the same key). */
+/** Posts the question's alert; false when it failed or is slow (the workflow posts it again, under the same key). */
 async function posted(beside: Beside, alert: Alert): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const slow = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`not posted within ${ALERT_WITHIN_MS} ms`)), ALERT_WITHIN_MS)));
@@ -427,7 +413,7 @@ async function posted(beside: Beside, alert: Alert): Promise<boolean> {
     await Promise.race([beside.alert(alert), slow]);
     return true;
   } catch (err) {
-    log.info('the first alert is left to the wait', { kind: alert.kind, taskId: alert.taskId, error: String(err) });
+    log.info("the question's alert is left to the workflow", { taskId: alert.taskId, error: String(err) });
     return false;
   } finally {
     clearTimeout(timer);

@@ -56,23 +56,6 @@ it('the watch that takes the held subscription reads every frame since it was op
   await eventually(() => subscriptionsOf(taskId)[0]?.closedAt, 'the stream closed once the reader stopped');
 });
 
-it("firstFrame gives the held subscription's first frame, once it is up; undefined for a task none is held for", async () => {
-  const early = new EarlySubscriptions();
-  const taskId = await waitingTask();
-  expect(await early.firstFrame(client, taskId, 1_000)).toBeUndefined();
-  early.open(client, taskId, 60_000);
-  const frame = await early.firstFrame(client, taskId, 10_000);
-  expect(observeFrame(frame!, 'stream')?.status?.state).toBe('TASK_STATE_AUTH_REQUIRED');
-  expect(subscriptionsOf(taskId)[0]?.firstFrameAt).toBeDefined();
-  // Still held, and the watch that takes it reads that frame first.
-  const stream = early.take(client, taskId, new AbortController().signal)!;
-  for await (const f of stream) {
-    expect(f).toBe(frame);
-    break;
-  }
-  await eventually(() => subscriptionsOf(taskId)[0]?.closedAt, 'the stream closed once the reader stopped');
-});
-
 it('a subscription nobody takes is closed at the agent once its time to be taken is over', async () => {
   const early = new EarlySubscriptions(300);
   const taskId = await waitingTask();

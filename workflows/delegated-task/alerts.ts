@@ -35,11 +35,6 @@ export class Alerts {
     };
   }
 
-  /** The alerts of the first question and the first approval, for the first send to post the one its task stops at (it fills in the task and the text). */
-  first(): { input: Alert; auth: Alert } {
-    return { input: this.of('input', 1, 0, undefined, undefined), auth: this.of('auth', 1, 0, undefined, undefined) };
-  }
-
   send(kind: AlertKind, round: number, nth: number, taskId: string | undefined, text: string | undefined): void {
     const sent = this.post(this.of(kind, round, nth, taskId, text)).catch((err: unknown) => {
       log.error('alert not delivered', { kind, round, error: String(err) });
