@@ -110,6 +110,9 @@ describe('the seed plan (demo/plans/release.yaml)', () => {
       // One patch marker, the one that stands for every change before it (workflows/versions.ts):
       // each patch asked first costs a marker and a TemporalChangeVersion upsert.
       expect([id, (history.events ?? []).flatMap((e) => patchId(e) ?? [])]).toEqual([id, [CURRENT_PATCH]]);
+      // The review's question was alerted by its first send (no alertOperator of its own); the
+      // deploy's approval by its watch.
+      expect([id, (history.events ?? []).filter((e) => localActivityType(e) === 'alertOperator').length]).toEqual([id, 0]);
     }
     expect(sentBy).toEqual({ review: [1, 0], deploy: [0, reports.filter((r) => r.stepId === 'deploy').length] });
     await trackSteps(handle);
