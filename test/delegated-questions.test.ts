@@ -152,8 +152,9 @@ it("takes an answer given the moment the question's alert arrives (the send post
 });
 
 it('has the wait post the question\'s alert when the send could not, under the same key, once', async () => {
-  suite.sink.refuseNext(1);
-  const handle = await suite.start({ agent: agent(), message: { text: DIFF } });
+  const workflowId = `refused-${uniqueQueue('id')}`;
+  suite.sink.refuseNext(workflowId);
+  const handle = await suite.start({ agent: agent(), message: { text: DIFF } }, workflowId);
   const alert = await eventually(() => suite.sink.forWorkflow(handle.workflowId)[0], "the question's alert");
   const refused = suite.sink.refused.filter((a) => a.body.workflowId === handle.workflowId);
   expect(refused).toHaveLength(1);

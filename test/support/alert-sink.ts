@@ -14,8 +14,8 @@ export interface AlertSink {
   forWorkflow(workflowId: string): ReceivedAlert[];
   /** The first alert for this workflow, as soon as it arrives (no polling). */
   first(workflowId: string): Promise<ReceivedAlert>;
-  /** Answers the next `count` posts 503, recording them in `refused` instead. */
-  refuseNext(count: number): void;
+  /** Answers this workflow's next post 503, recording it in `refused` instead. */
+  refuseNext(workflowId: string): void;
   refused: ReceivedAlert[];
   close(): Promise<void>;
 }
@@ -23,7 +23,7 @@ export interface AlertSink {
 export async function startAlertSink(): Promise<AlertSink> {
   const alerts: ReceivedAlert[] = [];
   const refused: ReceivedAlert[] = [];
-  let refusing = 0;
+  const refusing = new Set<string>();
   const waiting = new Map<string, (alert: ReceivedAlert) => void>();
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -35,8 +35,7 @@ export async function startAlertSink(): Promise<AlertSink> {
         idempotencyKey: typeof key === 'string' ? key : undefined,
         body: JSON.parse(Buffer.concat(chunks).toString()) as ReceivedAlert['body'],
       };
-      if (refusing > 0) {
-        refusing--;
+      if (refusing.delete(alert.body.workflowId)) {
         refused.push(alert);
         res.writeHead(503).end();
         return;
@@ -57,8 +56,8 @@ export async function startAlertSink(): Promise<AlertSink> {
       const seen = alerts.find((a) => a.body.workflowId === id);
       return seen ? Promise.resolve(seen) : new Promise((resolve) => waiting.set(id, resolve));
     },
-    refuseNext: (count) => {
-      refusing = count;
+    refuseNext: (id) => {
+      refusing.add(id);
     },
     refused,
     close: () =>
