@@ -45,7 +45,8 @@ export function createAlertOperator(config: AlertConfig, logger: Logger) {
   // The agents' address policy applies to the webhook too, checked again on every connect.
   let dispatcher: Dispatcher | undefined;
   const webhookDispatcher = (): Dispatcher => (dispatcher ??= outboundPolicy().dispatcher());
-  return async function alertOperator(alert: Alert): Promise<void> {
+  // `signal` bounds a webhook post from outside: a caller that cannot wait long (the first send) aborts it.
+  return async function alertOperator(alert: Alert, signal?: AbortSignal): Promise<void> {
     const uiUrl = config.uiUrl
       ? `${config.uiUrl.replace(/\/$/, '')}/namespaces/${encodeURIComponent(config.namespace)}/workflows/${encodeURIComponent(alert.workflowId)}`
       : undefined;
@@ -63,7 +64,7 @@ export function createAlertOperator(config: AlertConfig, logger: Logger) {
         logger.warn({ alert: body }, LOG_LINES[alert.kind]);
       } else {
         try {
-          await postAlert(config.webhookUrl, body, alert.idempotencyKey, webhookDispatcher());
+          await postAlert(config.webhookUrl, body, alert.idempotencyKey, webhookDispatcher(), signal);
         } catch (err) {
           countAlert(alert.kind, sink, false);
           throw err;
@@ -74,7 +75,7 @@ export function createAlertOperator(config: AlertConfig, logger: Logger) {
   };
 }
 
-async function postAlert(url: string | undefined, body: object, idempotencyKey: string, dispatcher: Dispatcher): Promise<void> {
+async function postAlert(url: string | undefined, body: object, idempotencyKey: string, dispatcher: Dispatcher, signal: AbortSignal | undefined): Promise<void> {
   if (!url) throw ApplicationFailure.nonRetryable('alert sink `webhook` needs PLANNER_ALERT_WEBHOOK_URL', 'ConfigurationError');
   const sink = `alert webhook (PLANNER_ALERT_WEBHOOK_URL, host ${new URL(url).host})`;
   await postWebhook({
@@ -84,6 +85,7 @@ async function postAlert(url: string | undefined, body: object, idempotencyKey: 
     contentType: 'application/json',
     dispatcher,
     timeoutMs: 10_000,
+    ...(signal ? { signal } : {}),
     refused: { type: 'AddressRefusedError', prefix: sink },
     rejected: { type: 'AlertWebhookRejected', prefix: sink },
   });

@@ -15,6 +15,8 @@ export interface WebhookPost {
   headers?: Record<string, string>;
   dispatcher: Dispatcher;
   timeoutMs: number;
+  /** Aborts the post (a caller's own bound on the whole of it, the connect included). */
+  signal?: AbortSignal;
   /** How a refused address fails: its type and the message's head. */
   refused: { type: string; prefix: string };
   /** How a non-2xx answer fails: its type and the message's head (before "answered HTTP n"). */
@@ -32,6 +34,7 @@ export async function postWebhook(p: WebhookPost): Promise<number> {
       body: JSON.stringify(p.body),
       headersTimeout: p.timeoutMs,
       bodyTimeout: p.timeoutMs,
+      ...(p.signal ? { signal: p.signal } : {}),
     });
   } catch (e) {
     const refusal = refusalIn(e);

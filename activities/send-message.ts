@@ -134,10 +134,10 @@ export interface ForTheWatch {
   pushes: boolean;
 }
 
-/** How long the send waits for the question's alert to be posted before it leaves it to the workflow. */
+/** How long the send's post of the question's alert may take, its connect included, before it is left to the workflow. */
 const ALERT_WITHIN_MS = 1_000;
 
-export function createSendMessage(agents: AgentDirectory, alertOperator: (alert: Alert) => Promise<void>, forWatch?: ForTheWatch) {
+export function createSendMessage(agents: AgentDirectory, alertOperator: (alert: Alert, signal?: AbortSignal) => Promise<void>, forWatch?: ForTheWatch) {
   return async function sendMessage(input: SendInput): Promise<SendOutcome> {
     const ctx = Context.current();
     // Heartbeat from the very start: the card fetch and the reconcile calls may be slow too.
@@ -254,7 +254,7 @@ class Attempt {
 
 /** What a send does besides sending: post the first question's alert, and subscribe for the approval's watch. */
 interface Beside {
-  alert: (alert: Alert) => Promise<void>;
+  alert: (alert: Alert, signal?: AbortSignal) => Promise<void>;
   watch?: ForTheWatch;
 }
 
@@ -405,18 +405,14 @@ async function sendStreaming(client: A2AClient, input: SendInput, a: Attempt, be
   return { observation: view.observation('send') };
 }
 
-/** Posts the question's alert; false when it failed or is slow (the workflow posts it again, under the same key). */
+/** Posts the question's alert, aborted past ALERT_WITHIN_MS; false when it failed or was aborted (the workflow posts it again, under the same key). */
 async function posted(beside: Beside, alert: Alert): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const slow = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`not posted within ${ALERT_WITHIN_MS} ms`)), ALERT_WITHIN_MS)));
   try {
-    await Promise.race([beside.alert(alert), slow]);
+    await beside.alert(alert, AbortSignal.timeout(ALERT_WITHIN_MS));
     return true;
   } catch (err) {
     log.info("the question's alert is left to the workflow", { taskId: alert.taskId, error: String(err) });
     return false;
-  } finally {
-    clearTimeout(timer);
   }
 }
 
