@@ -111,8 +111,11 @@ describe('a chain of two planners', () => {
     expect(statusText(first)).toContain('agent planner-b');
 
     // B's own task (the one A's step delegated to) asks the same question, naming the reviewer. (Both
-    // servers share a namespace and a token, so B lists A's task too: newest status first, A's.)
-    const listedB = taskOf({ result: ((await rpc(apiB.url, 'ListTasks', { pageSize: 100 })).result as { tasks: WireTask[] }).tasks.find((t) => t.id !== first.id && statusText(t).includes(BASE_BRANCH_QUESTION)) });
+    // servers share a namespace and a token with every suite running beside this one, so B lists A's
+    // task and other suites' questions too: B's own is the one whose steps wrote to this suite's reviewer.)
+    const heardFrom = (t: WireTask) => reviewer.log.userMessages.some((m) => m.messageId.startsWith(`${t.id}.`));
+    const listedB = taskOf({ result: ((await rpc(apiB.url, 'ListTasks', { pageSize: 100 })).result as { tasks: WireTask[] }).tasks.find((t) => t.id !== first.id && heardFrom(t)) });
+    expect(statusText(listedB)).toContain(BASE_BRANCH_QUESTION);
     expect(listedB.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     expect(statusText(listedB)).toContain('agent code-reviewer');
 
