@@ -33,9 +33,10 @@ export interface ActivityDeps {
 
 export function createActivities(deps: ActivityDeps) {
   const alertOperator = createAlertOperator(deps.alerts, deps.logger);
+  const reportStep = createReportStep(deps.temporal);
   return {
     // Each A2A call counted by agent, method and outcome (activities/metrics.ts).
-    sendMessage: countA2aCall('SendMessage', createSendMessage(deps.agents, alertOperator, deps.earlySubscriptions && { early: deps.earlySubscriptions, pushes: deps.push !== undefined }), sendOutcomeOf),
+    sendMessage: countA2aCall('SendMessage', createSendMessage(deps.agents, { alert: alertOperator, report: reportStep, watch: deps.earlySubscriptions && { early: deps.earlySubscriptions, pushes: deps.push !== undefined } }), sendOutcomeOf),
     /** v1 workflows' watch, kept while any of them is open (activities/v1/watch-task.ts). */
     watchTask: createWatchTask(deps.agents, deps.temporal),
     watchRemoteTask: countA2aCall('SubscribeToTask', createWatchRemoteTask(deps.agents, deps.temporal, alertOperator, deps.push, deps.sharedWatch, deps.earlySubscriptions)),
@@ -48,7 +49,7 @@ export function createActivities(deps: ActivityDeps) {
     /** Push notifications of the planner's own A2A tasks to upstream callers' webhooks. */
     deliverUpstreamPush: createDeliverUpstreamPush(deps.logger, deps.webhookSecret),
     /** A plan step's question or end reported to its plan, as a local activity (activities/report-step.ts). */
-    reportStep: createReportStep(deps.temporal),
+    reportStep,
     /** Lets a workflow end as cancelled when its remote task was cancelled by someone else. */
     async cancelWorkflowRun(run: { workflowId: string; runId: string; reason: string }): Promise<void> {
       deps.logger.info(run, 'remote task cancelled elsewhere; cancelling its workflow');

@@ -6,7 +6,8 @@
 // workflow task (~10 ms) between its answer's reply and its end, waiting for that event. A local
 // activity leaves no such event: it has delivered the report before the workflow task that sent it
 // completes. Run again after a lost workflow task, it repeats a report the plan already holds, and
-// the plan keeps the latest by its `seq` (workflows/plan/state.ts).
+// the plan keeps the latest by its `seq` (workflows/plan/state.ts). The first question's report is
+// sent by the first send itself, beside its alert (activities/send-message.ts), with a bound.
 import type { Client } from '@temporalio/client';
 import { stepChangedSignal, type StepChanged } from '../workflows/plan/messages';
 
@@ -17,7 +18,8 @@ export interface StepReport {
 }
 
 export function createReportStep(temporal: Client) {
-  return async function reportStep({ planWorkflowId, change }: StepReport): Promise<void> {
-    await temporal.workflow.getHandle(planWorkflowId).signal(stepChangedSignal, change);
+  return async function reportStep({ planWorkflowId, change }: StepReport, signal?: AbortSignal): Promise<void> {
+    const send = () => temporal.workflow.getHandle(planWorkflowId).signal(stepChangedSignal, change);
+    await (signal ? temporal.connection.withAbortSignal(signal, send) : send());
   };
 }

@@ -37,6 +37,7 @@ import { RemoteTask } from '../workflows/delegated-task/remote-task';
 import { callTimeoutMs } from '../workflows/delegated-task/call-timeout';
 import { messageText, observeFrame, observeTask } from './observe';
 import type { Alert } from './alert-operator';
+import type { StepReport } from './report-step';
 import { armUnansweredAlert, type UnansweredAlert } from './unanswered-alert';
 import type { EarlySubscriptions } from './early-subscriptions';
 import { streams as policyStreams } from './watch-task';
@@ -84,6 +85,12 @@ export interface SendInput {
    * question). When the post fails or is slow, the workflow posts it, under the same key.
    */
   questionAlert?: Alert;
+  /**
+   * A plan's step: the report of that question to its plan (the task's fields are the send's to
+   * fill in), sent beside the alert and as the alert is, so that the workflow task that takes the
+   * question holds no report of its own: an answer given the moment the alert arrives waited for it.
+   */
+  questionReport?: StepReport;
 }
 
 export interface SendOutcome {
@@ -101,6 +108,8 @@ export interface SendOutcome {
   handOver?: { taskId: string; contextId?: string };
   /** The send posted `questionAlert`. */
   questionAlerted?: true;
+  /** The report the send delivered to the plan (`questionReport`, filled in). */
+  questionReported?: StepReport['change'];
 }
 
 /** What an attempt heartbeats, and so what the next attempt finds in `info.heartbeatDetails`. */
@@ -134,22 +143,22 @@ export interface ForTheWatch {
   pushes: boolean;
 }
 
-/** How long the send's post of the question's alert may take, its connect included, before it is left to the workflow. */
+/** How long the send's post of the question's alert (its connect included) and its report to the plan may each take before they are left to the workflow. */
 const ALERT_WITHIN_MS = 1_000;
 
-export function createSendMessage(agents: AgentDirectory, alertOperator: (alert: Alert, signal?: AbortSignal) => Promise<void>, forWatch?: ForTheWatch) {
+export function createSendMessage(agents: AgentDirectory, beside: Beside) {
   return async function sendMessage(input: SendInput): Promise<SendOutcome> {
     const ctx = Context.current();
     // Heartbeat from the very start: the card fetch and the reconcile calls may be slow too.
     const attempt = new Attempt(ctx, input.agent.name, callTimeoutMs(input.agent));
     if (input.known && attempt.progress.taskId === undefined) Object.assign(attempt.progress, input.known);
     // A local attempt holds only briefly; the activity that follows it tells of an unanswered message.
-    const disarm = ctx.info.isLocal ? () => undefined : armUnansweredAlert(ctx, input.unanswered, () => attempt.progress.taskId !== undefined, alertOperator);
+    const disarm = ctx.info.isLocal ? () => undefined : armUnansweredAlert(ctx, input.unanswered, () => attempt.progress.taskId !== undefined, beside.alert);
     try {
       return await withTypedFailures(async () => {
         const client = await agents.client(input.agent);
         try {
-          return await run(client, input, attempt, { alert: alertOperator, watch: forWatch });
+          return await run(client, input, attempt, beside);
         } catch (err) {
           // An answer to a task the agent no longer knows (it restarted without its tasks): no
           // retry or resend can reach that task again, so the step ends saying so.
@@ -252,9 +261,10 @@ class Attempt {
   }
 }
 
-/** What a send does besides sending: post the first question's alert, and subscribe for the approval's watch. */
-interface Beside {
+/** What a send does besides sending: post the first question's alert and report it to the plan, and subscribe for the approval's watch. */
+export interface Beside {
   alert: (alert: Alert, signal?: AbortSignal) => Promise<void>;
+  report?: (report: StepReport, signal?: AbortSignal) => Promise<void>;
   watch?: ForTheWatch;
 }
 
@@ -397,21 +407,30 @@ async function sendStreaming(client: A2AClient, input: SendInput, a: Attempt, be
   if (view.state === 'TASK_STATE_AUTH_REQUIRED' && forWatch && input.watch && watchStreams(input.watch, client, forWatch.pushes)) {
     forWatch.early.open(client, view.taskId, input.watch.idleTimeoutMs);
   }
-  const question = input.questionAlert;
-  if (view.state === 'TASK_STATE_INPUT_REQUIRED' && question && a.ctx.info.isLocal && (await posted(beside, { ...question, taskId: view.taskId, text: view.text ?? question.text }))) {
-    return { observation: view.observation('send'), questionAlerted: true };
-  }
+  if (view.state === 'TASK_STATE_INPUT_REQUIRED' && a.ctx.info.isLocal) return { observation: view.observation('send'), ...(await besideTheQuestion(input, view, view.taskId, beside)) };
   // A stream closed early (still WORKING) is fine: the workflow watches the task from here.
   return { observation: view.observation('send') };
 }
 
-/** Posts the question's alert, aborted past ALERT_WITHIN_MS; false when it failed or was aborted (the workflow posts it again, under the same key). */
-async function posted(beside: Beside, alert: Alert): Promise<boolean> {
+/** A local send's task stopped at its first question: post its alert and report it to the plan, side by side. */
+async function besideTheQuestion(input: SendInput, view: RemoteTask, taskId: string, beside: Beside): Promise<Pick<SendOutcome, 'questionAlerted' | 'questionReported'>> {
+  const { questionAlert: alert, questionReport: report } = input;
+  const { contextId, state, text, authEntries: authRounds, timestamp: lastUpdate } = view;
+  const change = report && { ...report.change, status: { ...report.change.status, taskId, contextId, state, text, authRounds, lastUpdate } };
+  const [alerted, reported] = await Promise.all([
+    alert !== undefined && done("the question's alert", taskId, (signal) => beside.alert({ ...alert, taskId, text: text ?? alert.text }, signal)),
+    change !== undefined && beside.report !== undefined && done("the question's report", taskId, (signal) => beside.report!({ planWorkflowId: report!.planWorkflowId, change }, signal)),
+  ]);
+  return { ...(alerted ? { questionAlerted: true } : {}), ...(reported ? { questionReported: change } : {}) };
+}
+
+/** Runs one of them, aborted past ALERT_WITHIN_MS; false when it failed or was aborted (the workflow sends it again: the alert under the same key, the report with its seq). */
+async function done(what: string, taskId: string, fn: (signal: AbortSignal) => Promise<void>): Promise<boolean> {
   try {
-    await beside.alert(alert, AbortSignal.timeout(ALERT_WITHIN_MS));
+    await fn(AbortSignal.timeout(ALERT_WITHIN_MS));
     return true;
   } catch (err) {
-    log.info("the question's alert is left to the workflow", { taskId: alert.taskId, error: String(err) });
+    log.info(`${what} is left to the workflow`, { taskId, error: String(err) });
     return false;
   }
 }

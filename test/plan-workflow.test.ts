@@ -94,10 +94,10 @@ describe('the seed plan (demo/plans/release.yaml)', () => {
       ['deploy', 'TASK_STATE_COMPLETED'],
     ]);
     // Each step reports its waits and their ends to the plan, never its completion (the plan reads
-    // that from the child's result): every report sent reached the plan. The question's went by a
-    // local activity, delivered within the workflow task that sent it, so no acknowledgement was
-    // left to land in the review's history as the answer's task closed it; the approval's (its task
-    // starts the watch) went as a signal.
+    // that from the child's result): every report sent reached the plan. The question's went with
+    // the review's first send, beside its alert (no reportStep of its own, which held the workflow
+    // task that takes an answer), so no acknowledgement was left to land in the review's history as
+    // the answer's task closed it; the approval's (its task starts the watch) went as a signal.
     const reports = await stepReports(planId);
     const states = reports.map((r) => [r.stepId, r.status.state]);
     expect(states).toEqual(expect.arrayContaining([['review', 'TASK_STATE_INPUT_REQUIRED'], ['deploy', 'TASK_STATE_AUTH_REQUIRED']]));
@@ -106,7 +106,8 @@ describe('the seed plan (demo/plans/release.yaml)', () => {
     for (const id of ['review', 'deploy']) {
       const history = await suite.client.workflow.getHandle(`${planId}.${id}`).fetchHistory();
       sentBy[id] = [(history.events ?? []).filter((e) => localActivityType(e) === 'reportStep').length, eventTypes(history).SignalExternalWorkflowExecutionInitiated ?? 0];
-      expect([id, sentBy[id]![0] + sentBy[id]![1]]).toEqual([id, reports.filter((r) => r.stepId === id).length]);
+      const bySend = id === 'review' ? 1 : 0;
+      expect([id, bySend + sentBy[id]![0] + sentBy[id]![1]]).toEqual([id, reports.filter((r) => r.stepId === id).length]);
       // One patch marker, the one that stands for every change before it (workflows/versions.ts):
       // each patch asked first costs a marker and a TemporalChangeVersion upsert.
       expect([id, (history.events ?? []).flatMap((e) => patchId(e) ?? [])]).toEqual([id, [CURRENT_PATCH]]);
@@ -114,7 +115,9 @@ describe('the seed plan (demo/plans/release.yaml)', () => {
       // deploy's approval by its watch.
       expect([id, (history.events ?? []).filter((e) => localActivityType(e) === 'alertOperator').length]).toEqual([id, 0]);
     }
-    expect(sentBy).toEqual({ review: [1, 0], deploy: [0, reports.filter((r) => r.stepId === 'deploy').length] });
+    expect(sentBy).toEqual({ review: [0, 0], deploy: [0, reports.filter((r) => r.stepId === 'deploy').length] });
+    // The send's report says what the review's own would have: its question, turn 1, waiting on a person.
+    expect(reports.filter((r) => r.stepId === 'review').map((r) => [r.seq, r.status.waitingOn, r.status.turn, r.status.taskId === step(asked, 'review').taskId, r.status.text])).toEqual([[1, 'human', 1, true, BASE_BRANCH_QUESTION]]);
     await trackSteps(handle);
   });
 });

@@ -56,7 +56,7 @@ async function attempt(input: SendInput, info: Partial<Info> = {}, during?: (env
   const beats: Run['beats'] = [];
   env.on('heartbeat', (details: unknown) => beats.push({ at: Date.now(), details }));
   during?.(env);
-  const sendMessage = createSendMessage(agents, async () => undefined);
+  const sendMessage = createSendMessage(agents, { alert: async () => undefined });
   try {
     const outcome: SendOutcome = await env.run(sendMessage, input);
     return { outcome, beats, ms: Date.now() - now, env };

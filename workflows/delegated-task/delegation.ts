@@ -173,9 +173,9 @@ export class Delegation {
     const unanswered = { afterMs: msToNumber(policies.watch.unreachableAfter), alert: this.alerts.of('unanswered', 0, 0, undefined, `${agent.name} has not answered the first message (${messageId})`) };
     // How an approval's watch would hold the task: a streamed send subscribes for it (activities/early-subscriptions.ts).
     const watch = { mode: policies.watch.mode, idleTimeoutMs: Math.min(msToNumber(policies.watch.idleTimeout), msToNumber(policies.watch.firstLease)), push: policies.watch.push };
-    // The first question's alert goes out with the send, not in a local activity after it (answerQuestion numbers it this.turn + 1).
+    // The first question's alert and report go out with the send, not in local activities after it (answerQuestion numbers it this.turn + 1).
     const firstTurn = this.turn + 1;
-    const request = { agent, messageId, message, timeoutMs, unanswered, watch, questionAlert: this.alerts.of('input', firstTurn, 0, undefined, undefined) };
+    const request = { agent, messageId, message, timeoutMs, unanswered, watch, questionAlert: this.alerts.of('input', firstTurn, 0, undefined, undefined), questionReport: this.publisher.questionReport(this, firstTurn) };
     let sent = await followedSend((first) => this.sends.sendFirst(first), request);
     while (sent.unresolved) {
       // Never resend blindly: by default an operator decides (resend, or adopt the task the agent made).
@@ -194,6 +194,7 @@ export class Delegation {
     if (sent.message) return { kind: 'message', artifacts: [], message: sent.message, text: sent.text };
     if (sent.observation) this.task.apply(sent.observation);
     if (sent.questionAlerted) this.inputAlerted = firstTurn; // the send posted it: answerQuestion does not
+    if (sent.questionReported) this.publisher.sentBySend(sent.questionReported);
     return undefined;
   }
 

@@ -3,7 +3,7 @@
 // plan that runs the task as a step. Only a change is published: an unchanged wait costs no command
 // and no history event.
 import { getExternalWorkflowHandle, isCancellation, log, proxyLocalActivities, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
-import { hasPatch } from '../versions';
+import { hasEveryCoveredPatch, hasPatch } from '../versions';
 import type { PlannerActivities } from '../../activities';
 import type { DelegatedTask } from './input';
 import type { DelegatedTaskStatus, RefusedAnswer, WaitingOn, WatchProblem } from './messages';
@@ -50,6 +50,8 @@ export class Publisher {
   private lastReport: Promise<void> = Promise.resolve();
   /** Reports not yet delivered, with the history length when each was sent: each lands as an event of this run. */
   private readonly inFlight = new Map<Promise<void>, number>();
+  /** What the first send reported of its question (canonical JSON): the question's own report is not sent again when it says the same. */
+  private reportedBySend: string | undefined;
   /** Local reports not yet delivered: they are, before the workflow task that sent them completes. */
   private readonly localInFlight = new Set<Promise<void>>();
   /** One try: a report that fails is signalled from the workflow instead, which the server retries. */
@@ -85,7 +87,11 @@ export class Publisher {
     // reaches the plan as the child's result (a failure or cancel is still reported: the plan shows
     // the remote state from the report, as a failed child returns none).
     if (this.parentWorkflowId && input.stepId && !(state.task.state === 'TASK_STATE_COMPLETED' && hasPatch(NO_COMPLETION_REPORT_PATCH))) {
-      const change = { stepId: input.stepId, status: state.status(), seq: ++this.reports };
+      const status = state.status();
+      const bySend = this.reportedBySend;
+      this.reportedBySend = undefined;
+      if (bySend === canonical(status)) return; // the plan holds it already
+      const change = { stepId: input.stepId, status, seq: ++this.reports };
       if ((waitingOn === 'human' || state.task.terminal) && hasPatch(LOCAL_REPORTS_PATCH)) {
         const report = this.reportLocally(this.parentWorkflowId, change).finally(() => this.localInFlight.delete(report));
         this.localInFlight.add(report);
@@ -96,6 +102,25 @@ export class Publisher {
       this.inFlight.set(report, workflowInfo().historyLength);
       this.lastReport = report;
     }
+  }
+
+  /**
+   * The report of the first question, for the first send to deliver beside its alert
+   * (activities/send-message.ts): the status this step shows at that question, the task's fields
+   * the send's to fill in. None when the step would not report a question locally (LOCAL_REPORTS_PATCH,
+   * asked here, before the task that asks it, only as one of every covered change).
+   */
+  questionReport(state: PublishedState, turn: number): { planWorkflowId: string; change: StepChanged } | undefined {
+    if (!this.parentWorkflowId || !this.input.stepId || !hasEveryCoveredPatch()) return undefined;
+    const { waitingFor: _, ...now } = state.status();
+    return { planWorkflowId: this.parentWorkflowId, change: { stepId: this.input.stepId, status: { ...now, waitingOn: 'human', turn }, seq: this.reports + 1 } };
+  }
+
+  /** The first send delivered that report: later reports are newer than it. */
+  sentBySend(change: StepChanged): void {
+    if (change.seq !== this.reports + 1) return; // another report took its seq meanwhile: the question's own follows both
+    this.reports = change.seq;
+    this.reportedBySend = canonical(change.status);
   }
 
   private signal(planWorkflowId: string, change: StepChanged): Promise<void> {
@@ -183,4 +208,9 @@ function clipWaitText(text: string): string {
 function waitingSince(timestamp: string | undefined): Date {
   const time = timestamp === undefined ? Number.NaN : Date.parse(timestamp);
   return new Date(Number.isNaN(time) ? Date.now() : time);
+}
+
+/** JSON with every object's keys sorted and undefined fields left out, as the report travels. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v));
 }
