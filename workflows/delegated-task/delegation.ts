@@ -177,6 +177,7 @@ export class Delegation {
     const firstTurn = this.turn + 1;
     const request = { agent, messageId, message, timeoutMs, unanswered, watch, questionAlert: this.alerts.of('input', firstTurn, 0, undefined, undefined), questionReport: this.publisher.questionReport(this, firstTurn) };
     let sent = await followedSend((first) => this.sends.sendFirst(first), request);
+    this.publisher.afterSend(request.questionReport, sent.questionReported);
     while (sent.unresolved) {
       // Never resend blindly: by default an operator decides (resend, or adopt the task the agent made).
       let resolution: SendResolution = { action: 'resend' };
@@ -194,7 +195,6 @@ export class Delegation {
     if (sent.message) return { kind: 'message', artifacts: [], message: sent.message, text: sent.text };
     if (sent.observation) this.task.apply(sent.observation);
     if (sent.questionAlerted) this.inputAlerted = firstTurn; // the send posted it: answerQuestion does not
-    if (sent.questionReported) this.publisher.sentBySend(sent.questionReported);
     return undefined;
   }
 

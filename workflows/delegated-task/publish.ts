@@ -116,11 +116,16 @@ export class Publisher {
     return { planWorkflowId: this.parentWorkflowId, change: { stepId: this.input.stepId, status: { ...now, waitingOn: 'human', turn }, seq: this.reports + 1 } };
   }
 
-  /** The first send delivered that report: later reports are newer than it. */
-  sentBySend(change: StepChanged): void {
-    if (change.seq !== this.reports + 1) return; // another report took its seq meanwhile: the question's own follows both
-    this.reports = change.seq;
-    this.reportedBySend = canonical(change.status);
+  /**
+   * A first send is back. The report built for it took its seq whether or not it reached the plan
+   * (an attempt in a workflow task that was lost may have delivered it), so every later report is
+   * newer; the question's own is not sent when the send's said the same under a seq of its own.
+   */
+  afterSend(built: { change: StepChanged } | undefined, delivered: StepChanged | undefined): void {
+    if (!built) return;
+    const own = built.change.seq === this.reports + 1; // no other report took it meanwhile
+    this.reports = Math.max(this.reports, built.change.seq ?? 0);
+    if (delivered && own) this.reportedBySend = canonical(delivered.status);
   }
 
   private signal(planWorkflowId: string, change: StepChanged): Promise<void> {
