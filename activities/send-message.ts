@@ -418,14 +418,14 @@ async function besideTheQuestion(input: SendInput, view: RemoteTask, taskId: str
   const { contextId, state, text, authEntries: authRounds, timestamp: lastUpdate } = view;
   const change = report && { ...report.change, status: { ...report.change.status, taskId, contextId, state, text, authRounds, lastUpdate } };
   const [alerted, reported] = await Promise.all([
-    alert !== undefined && done("the question's alert", taskId, (signal) => beside.alert({ ...alert, taskId, text: text ?? alert.text }, signal)),
-    change !== undefined && beside.report !== undefined && done("the question's report", taskId, (signal) => beside.report!({ planWorkflowId: report!.planWorkflowId, change }, signal)),
+    alert !== undefined && inTime("the question's alert", taskId, (signal) => beside.alert({ ...alert, taskId, text: text ?? alert.text }, signal)),
+    change !== undefined && beside.report !== undefined && inTime("the question's report", taskId, (signal) => beside.report!({ planWorkflowId: report!.planWorkflowId, change }, signal)),
   ]);
   return { ...(alerted ? { questionAlerted: true } : {}), ...(reported ? { questionReported: change } : {}) };
 }
 
-/** Runs one of them, aborted past ALERT_WITHIN_MS; false when it failed or was aborted (the workflow sends it again: the alert under the same key, the report with its seq). */
-async function done(what: string, taskId: string, fn: (signal: AbortSignal) => Promise<void>): Promise<boolean> {
+/** Runs the alert's post or the report, aborted past ALERT_WITHIN_MS; false when it failed or was aborted (the workflow sends it again: the alert under the same key, the report under a newer seq). */
+async function inTime(what: string, taskId: string, fn: (signal: AbortSignal) => Promise<void>): Promise<boolean> {
   try {
     await fn(AbortSignal.timeout(ALERT_WITHIN_MS));
     return true;

@@ -90,7 +90,7 @@ export class Publisher {
       const status = state.status();
       const bySend = this.reportedBySend;
       this.reportedBySend = undefined;
-      if (bySend === canonical(status)) return; // the plan holds it already
+      if (bySend !== undefined && bySend === canonical(status)) return; // the plan holds it already
       const change = { stepId: input.stepId, status, seq: ++this.reports };
       if ((waitingOn === 'human' || state.task.terminal) && hasPatch(LOCAL_REPORTS_PATCH)) {
         const report = this.reportLocally(this.parentWorkflowId, change).finally(() => this.localInFlight.delete(report));
