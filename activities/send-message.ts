@@ -144,7 +144,7 @@ export interface ForTheWatch {
 }
 
 /** How long the send's post of the question's alert (its connect included) and its report to the plan may each take before they are left to the workflow. */
-const ALERT_WITHIN_MS = 1_000;
+const BESIDE_WITHIN_MS = 1_000;
 
 export function createSendMessage(agents: AgentDirectory, beside: Beside) {
   return async function sendMessage(input: SendInput): Promise<SendOutcome> {
@@ -416,18 +416,19 @@ async function sendStreaming(client: A2AClient, input: SendInput, a: Attempt, be
 async function besideTheQuestion(input: SendInput, view: RemoteTask, taskId: string, beside: Beside): Promise<Pick<SendOutcome, 'questionAlerted' | 'questionReported'>> {
   const { questionAlert: alert, questionReport: report } = input;
   const { contextId, state, text, authEntries: authRounds, timestamp: lastUpdate } = view;
-  const change = report && { ...report.change, status: { ...report.change.status, taskId, contextId, state, text, authRounds, lastUpdate } };
+  const filled = report && { ...report, change: { ...report.change, status: { ...report.change.status, taskId, contextId, state, text, authRounds, lastUpdate } } };
+  const { report: deliver } = beside;
   const [alerted, reported] = await Promise.all([
     alert !== undefined && inTime("the question's alert", taskId, (signal) => beside.alert({ ...alert, taskId, text: text ?? alert.text }, signal)),
-    change !== undefined && beside.report !== undefined && inTime("the question's report", taskId, (signal) => beside.report!({ planWorkflowId: report!.planWorkflowId, change }, signal)),
+    filled !== undefined && deliver !== undefined && inTime("the question's report", taskId, (signal) => deliver(filled, signal)),
   ]);
-  return { ...(alerted ? { questionAlerted: true } : {}), ...(reported ? { questionReported: change } : {}) };
+  return { ...(alerted ? { questionAlerted: true } : {}), ...(reported && filled ? { questionReported: filled.change } : {}) };
 }
 
-/** Runs the alert's post or the report, aborted past ALERT_WITHIN_MS; false when it failed or was aborted (the workflow sends it again: the alert under the same key, the report under a newer seq). */
+/** Runs the alert's post or the report, aborted past BESIDE_WITHIN_MS; false when it failed or was aborted (the workflow sends it again: the alert under the same key, the report under a newer seq). */
 async function inTime(what: string, taskId: string, fn: (signal: AbortSignal) => Promise<void>): Promise<boolean> {
   try {
-    await fn(AbortSignal.timeout(ALERT_WITHIN_MS));
+    await fn(AbortSignal.timeout(BESIDE_WITHIN_MS));
     return true;
   } catch (err) {
     log.info(`${what} is left to the workflow`, { taskId, error: String(err) });

@@ -9,6 +9,7 @@ import { Router } from 'express';
 import type { z } from 'zod';
 import { answerStepWithin, cancelPlan, describePlan, PlanNotFoundError, startPlan, PLAN_WORKFLOW_TYPE } from '../../client/plan';
 import { PlanId, PlannerWaitingOn } from '../../workflows/search-attributes';
+import { canonicalJson } from '../../workflows/canonical-json';
 import { callerOfResponse } from '../auth';
 import { planTrust, type ApiContext } from '../context';
 import { ApiError, conflict, parseOr400 } from '../errors';
@@ -50,17 +51,6 @@ export const IDEMPOTENCY_BODY_MEMO = 'idempotencyBody';
  */
 export function bodyHash(body: unknown): string {
   return createHash('sha256').update(canonicalJson(body), 'utf8').digest('hex');
-}
-
-function canonicalJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
-  if (v !== null && typeof v === 'object') {
-    const entries = Object.keys(v)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(v) ?? 'null';
 }
 
 const STATUS_QUERY: Record<string, string> = {

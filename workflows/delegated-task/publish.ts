@@ -4,6 +4,7 @@
 // and no history event.
 import { getExternalWorkflowHandle, isCancellation, log, proxyLocalActivities, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { hasEveryCoveredPatch, hasPatch } from '../versions';
+import { canonicalJson } from '../canonical-json';
 import type { PlannerActivities } from '../../activities';
 import type { DelegatedTask } from './input';
 import type { DelegatedTaskStatus, RefusedAnswer, WaitingOn, WatchProblem } from './messages';
@@ -90,7 +91,7 @@ export class Publisher {
       const status = state.status();
       const bySend = this.reportedBySend;
       this.reportedBySend = undefined;
-      if (bySend !== undefined && bySend === canonical(status)) return; // the plan holds it already
+      if (bySend !== undefined && bySend === canonicalJson(status)) return; // the plan holds it already
       const change = { stepId: input.stepId, status, seq: ++this.reports };
       if ((waitingOn === 'human' || state.task.terminal) && hasPatch(LOCAL_REPORTS_PATCH)) {
         const report = this.reportLocally(this.parentWorkflowId, change).finally(() => this.localInFlight.delete(report));
@@ -125,7 +126,7 @@ export class Publisher {
     if (!built) return;
     const own = built.change.seq === this.reports + 1; // no other report took it meanwhile
     this.reports = Math.max(this.reports, built.change.seq ?? 0);
-    if (delivered && own) this.reportedBySend = canonical(delivered.status);
+    if (delivered && own) this.reportedBySend = canonicalJson(delivered.status);
   }
 
   private signal(planWorkflowId: string, change: StepChanged): Promise<void> {
@@ -213,9 +214,4 @@ function clipWaitText(text: string): string {
 function waitingSince(timestamp: string | undefined): Date {
   const time = timestamp === undefined ? Number.NaN : Date.parse(timestamp);
   return new Date(Number.isNaN(time) ? Date.now() : time);
-}
-
-/** JSON with every object's keys sorted and undefined fields left out, as the report travels. */
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v));
 }
