@@ -1,23 +1,136 @@
 // The subscription a streamed first send opens when its task stops at AUTH_REQUIRED, held for the
 // watch that follows on this worker. The watch is an activity on its own queue (20,000 slots that
 // sends never wait behind), so it starts only after the send's workflow task and a trip through
-// matching; subscribed to by then, the task's first frame is waiting when it starts, and its
-// alert goes out without a SubscribeToTask round trip of its own (docs/benchmarks.md: 5-6 ms of
-// the approval). Subscribe first, alert second still holds: the watch alerts, after that frame.
+// matching; subscribed to by then, the task's first frame is waiting when it starts (5-6 ms of the
+// approval, docs/benchmarks.md). The send posts the approval's alert once that first frame is in
+// (subscribe first, alert second), so an approval can come before the watch has started: until a
+// watch takes the subscription, what the task does next (the resume, its end) is told to the
+// workflow from here, and the watch that takes it knows what was told (docs/architecture.md).
 // A subscription no watch takes (the watch ran on another worker, or the agent's pushes watch the
 // task) is closed after ADOPT_WITHIN_MS; at most MAX_HELD are held at once, the oldest closed first.
+import type { Client } from '@temporalio/client';
 import type { A2AClient, StreamResponse } from '../a2a';
+import { RemoteTask } from '../workflows/delegated-task/remote-task';
+import { observeSignal, type Observation } from '../workflows/delegated-task/messages';
+import { observeFrame } from './observe';
 
 /** How long a subscription waits for its watch before it is closed. */
 export const ADOPT_WITHIN_MS = 10_000;
 const MAX_HELD = 1_000;
+/** Frames kept for the watch; a task that says more before any watch takes it is left to the watch's own subscription. */
+const MAX_BUFFERED = 500;
 
-interface Held {
-  abort: AbortController;
-  frames: AsyncIterator<StreamResponse>;
-  /** The first frame, asked for at once so that it is on its way before the watch starts. */
-  first: Promise<IteratorResult<StreamResponse>>;
-  timer: NodeJS.Timeout;
+/** Tells the workflow of a status the task moved to while no watch reads the subscription. */
+export type Tell = (observation: Observation) => Promise<void>;
+
+/** The send's `observe`: signals the run that opened the subscription, within `withinMs` (a slow server must not hold the watch that takes it, which waits for the tells in flight). */
+export function createObserveRun(temporal: Client, withinMs = 1_000) {
+  return (run: { workflowId: string; runId: string }, o: Observation): Promise<void> =>
+    temporal.connection.withAbortSignal(AbortSignal.timeout(withinMs), () => temporal.workflow.getHandle(run.workflowId, run.runId).signal(observeSignal, o));
+}
+
+/** What a watch takes: the frames since the subscription opened, and the last observation told to the workflow. */
+export interface Taken {
+  frames: AsyncIterable<StreamResponse>;
+  told?: Observation;
+}
+
+class Held {
+  readonly buffer: StreamResponse[] = [];
+  ended?: { error?: unknown };
+  taken = false;
+  /** The view built from the frames, for what is told. */
+  private view?: RemoteTask;
+  /** The last observation told, and the tells in flight (one after another, in the frames' order). */
+  told?: Observation;
+  private telling: Promise<void> = Promise.resolve();
+  private tellsOver = false;
+  private wake?: () => void;
+  private firstSeen!: (frame: StreamResponse | undefined) => void;
+  readonly first = new Promise<StreamResponse | undefined>((resolve) => (this.firstSeen = resolve));
+
+  constructor(
+    private readonly abort: AbortController,
+    private readonly frames: AsyncIterator<StreamResponse>,
+    readonly timer: NodeJS.Timeout,
+    private readonly tell?: Tell,
+  ) {}
+
+  /** Reads the stream into the buffer until it ends, is closed, or says more than a watch may be handed. */
+  async pump(): Promise<void> {
+    try {
+      for (let next = await this.frames.next(); !next.done; next = await this.frames.next()) {
+        if (this.buffer.length >= MAX_BUFFERED && !this.taken) throw new Error(`more than ${MAX_BUFFERED} frames before a watch took the subscription`);
+        this.buffer.push(next.value);
+        this.firstSeen(next.value);
+        this.see(next.value);
+        this.wake?.();
+      }
+      this.ended = {};
+    } catch (error) {
+      this.ended = { error };
+    } finally {
+      this.firstSeen(undefined);
+      this.wake?.();
+    }
+  }
+
+  /**
+   * A status the task moved to, told while no watch reads: only when timestamped and newer (the
+   * workflow orders it against the watch's by time), and never a new approval round (the watch's
+   * to alert); after the first frame that cannot be told, nothing more is.
+   */
+  private see(frame: StreamResponse): void {
+    const o = observeFrame(frame, 'stream');
+    if (!o) return;
+    if (!this.view) {
+      this.view = new RemoteTask();
+      this.view.apply(o);
+      return;
+    }
+    const before = this.view.timestamp;
+    if (!this.view.apply(o) || this.taken || this.tellsOver || !this.tell) return;
+    if (this.view.state === 'TASK_STATE_AUTH_REQUIRED' || this.view.timestamp === undefined || before === undefined) {
+      this.tellsOver = true;
+      return;
+    }
+    const told = this.view.observation('stream');
+    const tell = this.tell;
+    this.telling = this.telling.then(async () => {
+      if (this.taken) return;
+      await tell(told).then(
+        () => (this.told = told),
+        () => (this.tellsOver = true),
+      );
+    });
+  }
+
+  /** The buffered frames, then the live ones, until the stream ends; its error, if it broke. */
+  async *read(): AsyncGenerator<StreamResponse> {
+    for (;;) {
+      const next = this.buffer.shift();
+      if (next !== undefined) {
+        yield next;
+        continue;
+      }
+      if (this.ended) {
+        if (this.ended.error !== undefined) throw this.ended.error;
+        return;
+      }
+      await new Promise<void>((resolve) => (this.wake = resolve));
+      this.wake = undefined;
+    }
+  }
+
+  /** Waits for a tell in flight, so that the taker knows everything the workflow was told. */
+  settled(): Promise<void> {
+    return this.telling;
+  }
+
+  end(): void {
+    this.abort.abort();
+    void this.frames.return?.(undefined)?.catch(() => undefined);
+  }
 }
 
 export class EarlySubscriptions {
@@ -29,41 +142,62 @@ export class EarlySubscriptions {
     return this.held.size;
   }
 
-  /** Subscribes to the task for the watch to come; nothing when one is held for it already. */
-  open(client: A2AClient, taskId: string, idleTimeoutMs: number): void {
+  /** Subscribes to the task for the watch to come; nothing when one is held for it already. `tell` hears what the task does before a watch takes it. */
+  open(client: A2AClient, taskId: string, idleTimeoutMs: number, tell?: Tell): void {
     const key = keyOf(client.url, taskId);
     if (this.held.has(key)) return;
     if (this.held.size >= MAX_HELD) this.close(this.held.keys().next().value!);
     const abort = new AbortController();
     const frames = client.subscribeToTask({ id: taskId }, { signal: abort.signal, idleTimeoutMs })[Symbol.asyncIterator]();
-    const first = frames.next();
-    first.catch(() => undefined); // a refused or broken subscription is the watch's to meet, when it takes it
     const timer = setTimeout(() => this.close(key), this.adoptWithinMs);
     timer.unref();
-    this.held.set(key, { abort, frames, first, timer });
+    const held = new Held(abort, frames, timer, tell);
+    this.held.set(key, held);
+    void held.pump();
+  }
+
+  /**
+   * The held subscription's first frame, once it has come within `withinMs`: the subscription is
+   * up at the agent. Undefined when none is held, it broke, or it is slower than that.
+   */
+  async firstFrame(client: A2AClient, taskId: string, withinMs: number): Promise<StreamResponse | undefined> {
+    const held = this.held.get(keyOf(client.url, taskId));
+    if (!held) return undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), withinMs)));
+    try {
+      return await Promise.race([held.first, late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /**
    * The subscription held for this task, now the caller's (aborted with `signal`, closed when the
-   * caller stops reading); undefined when none is held.
+   * caller stops reading), with what was told of it; undefined when none is held.
    */
-  take(client: A2AClient, taskId: string, signal: AbortSignal): AsyncIterable<StreamResponse> | undefined {
+  async take(client: A2AClient, taskId: string, signal: AbortSignal): Promise<Taken | undefined> {
     const key = keyOf(client.url, taskId);
     const held = this.held.get(key);
     if (!held) return undefined;
     this.held.delete(key);
     clearTimeout(held.timer);
-    const onAbort = (): void => held.abort.abort();
+    held.taken = true;
+    const onAbort = (): void => held.end();
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
+    await held.settled();
     return {
-      async *[Symbol.asyncIterator]() {
-        try {
-          for (let next = await held.first; !next.done; next = await held.frames.next()) yield next.value;
-        } finally {
-          signal.removeEventListener('abort', onAbort);
-          end(held);
-        }
+      told: held.told,
+      frames: {
+        async *[Symbol.asyncIterator]() {
+          try {
+            yield* held.read();
+          } finally {
+            signal.removeEventListener('abort', onAbort);
+            held.end();
+          }
+        },
       },
     };
   }
@@ -78,14 +212,8 @@ export class EarlySubscriptions {
     if (!held) return;
     this.held.delete(key);
     clearTimeout(held.timer);
-    end(held);
+    held.end();
   }
-}
-
-/** Aborts the request and lets the client's stream finish its own cleanup. */
-function end(held: Held): void {
-  held.abort.abort();
-  void held.frames.return?.(undefined)?.catch(() => undefined);
 }
 
 const keyOf = (url: string, taskId: string): string => `${url}\n${taskId}`;

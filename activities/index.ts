@@ -14,7 +14,7 @@ import { createWatchRemoteTask } from './watch-task';
 import { createGetRemoteTask } from './get-task';
 import { countA2aCall } from './metrics';
 import { createWatchHubActivities, type SharedWatch } from './shared-watch';
-import type { EarlySubscriptions } from './early-subscriptions';
+import { createObserveRun, type EarlySubscriptions } from './early-subscriptions';
 
 export interface ActivityDeps {
   temporal: Client;
@@ -36,7 +36,7 @@ export function createActivities(deps: ActivityDeps) {
   const reportStep = createReportStep(deps.temporal);
   return {
     // Each A2A call counted by agent, method and outcome (activities/metrics.ts).
-    sendMessage: countA2aCall('SendMessage', createSendMessage(deps.agents, { alert: alertOperator, report: reportStep, watch: deps.earlySubscriptions && { early: deps.earlySubscriptions, pushes: deps.push !== undefined } }), sendOutcomeOf),
+    sendMessage: countA2aCall('SendMessage', createSendMessage(deps.agents, { alert: alertOperator, report: reportStep, watch: deps.earlySubscriptions && { early: deps.earlySubscriptions, pushes: deps.push !== undefined }, observe: createObserveRun(deps.temporal) }), sendOutcomeOf),
     /** v1 workflows' watch, kept while any of them is open (activities/v1/watch-task.ts). */
     watchTask: createWatchTask(deps.agents, deps.temporal),
     watchRemoteTask: countA2aCall('SubscribeToTask', createWatchRemoteTask(deps.agents, deps.temporal, alertOperator, deps.push, deps.sharedWatch, deps.earlySubscriptions)),

@@ -75,7 +75,18 @@ export interface SendInput {
    * timeout and push), so that a streamed send whose task stops at AUTH_REQUIRED subscribes for it
    * when that watch would stream (activities/early-subscriptions.ts).
    */
-  watch?: { mode: 'auto' | 'stream' | 'poll'; idleTimeoutMs: number; push: boolean };
+  watch?: {
+    mode: 'auto' | 'stream' | 'poll';
+    idleTimeoutMs: number;
+    push: boolean;
+    /**
+     * The alert of the approval round the task would stop at (its taskId and text are the send's to
+     * fill in): posted once the subscription opened for the watch shows its first frame (subscribe
+     * first, alert second), so that it waits for no workflow task and no watch's dispatch; the
+     * observation's `alerted` says it went out. Else the watch posts it, under the same key.
+     */
+    alert?: Alert & { round: number };
+  };
   /**
    * The first message: the alert of the first question its task may stop at (its taskId and text
    * are the send's to fill in). A local attempt whose streamed task stops at INPUT_REQUIRED posts
@@ -261,11 +272,13 @@ class Attempt {
   }
 }
 
-/** What a send does besides sending: post the first question's alert and report it to the plan, and subscribe for the approval's watch. */
+/** What a send does besides sending: post the first question's or approval's alert, report the question to the plan, and subscribe for the approval's watch. */
 export interface Beside {
   alert: (alert: Alert, signal?: AbortSignal) => Promise<void>;
   report?: (report: StepReport, signal?: AbortSignal) => Promise<void>;
   watch?: ForTheWatch;
+  /** Signals an observation to the send's own workflow run: what the held subscription sees before a watch takes it. */
+  observe?: (run: { workflowId: string; runId: string }, observation: Observation) => Promise<void>;
 }
 
 async function run(client: A2AClient, input: SendInput, a: Attempt, beside: Beside): Promise<SendOutcome> {
@@ -405,7 +418,11 @@ async function sendStreaming(client: A2AClient, input: SendInput, a: Attempt, be
   }
   const forWatch = beside.watch;
   if (view.state === 'TASK_STATE_AUTH_REQUIRED' && forWatch && input.watch && watchStreams(input.watch, client, forWatch.pushes)) {
-    forWatch.early.open(client, view.taskId, input.watch.idleTimeoutMs);
+    const run = a.ctx.info.workflowExecution;
+    const { observe } = beside;
+    forWatch.early.open(client, view.taskId, input.watch.idleTimeoutMs, observe && run && ((o) => observe(run, o)));
+    const alert = input.watch.alert;
+    if (alert && (await alertSubscribed(client, view, view.taskId, alert, beside.alert, forWatch.early))) return { observation: { ...view.observation('send'), alerted: alert.round } };
   }
   if (view.state === 'TASK_STATE_INPUT_REQUIRED' && a.ctx.info.isLocal) return { observation: view.observation('send'), ...(await besideTheQuestion(input, view, view.taskId, beside)) };
   // A stream closed early (still WORKING) is fine: the workflow watches the task from here.
@@ -434,6 +451,18 @@ async function inTime(what: string, taskId: string, fn: (signal: AbortSignal) =>
     log.info(`${what} is left to the workflow`, { taskId, error: String(err) });
     return false;
   }
+}
+
+/**
+ * Subscribe first, alert second: the approval's alert, posted once the subscription held for the
+ * watch shows the task still waiting. False when it is left to the watch (no first frame in time,
+ * the task moved on, or the post failed or was slow: the watch posts it under the same key).
+ */
+async function alertSubscribed(client: A2AClient, view: RemoteTask, taskId: string, alert: Alert & { round: number }, post: Beside['alert'], early: EarlySubscriptions): Promise<boolean> {
+  const frame = await early.firstFrame(client, taskId, BESIDE_WITHIN_MS);
+  if (!frame || observeFrame(frame, 'stream')?.status?.state !== 'TASK_STATE_AUTH_REQUIRED') return false;
+  const { round: _round, ...rest } = alert;
+  return inTime("the approval's alert", taskId, (signal) => post({ ...rest, taskId, text: view.text ?? rest.text }, signal));
 }
 
 /** Whether the approval's watch would hold a stream (activities/watch-task.ts): it streams, and no push config is its watch. */

@@ -268,8 +268,10 @@ class Watch {
       const before = this.key();
       let idle = false;
       try {
+        const taken = await this.early?.take(this.client, this.input.taskId, ctx.cancellationSignal);
+        if (taken?.told) this.heard(taken.told);
         const stream =
-          this.early?.take(this.client, this.input.taskId, ctx.cancellationSignal) ??
+          taken?.frames ??
           this.client.subscribeToTask({ id: this.input.taskId }, { signal: ctx.cancellationSignal, idleTimeoutMs: Math.max(1, Math.min(idleMs, this.remaining())) });
         for await (const frame of stream) {
           this.recovered();
@@ -351,6 +353,13 @@ class Watch {
     this.reportedKey = key;
     const resumed = waited && this.view.state !== 'TASK_STATE_AUTH_REQUIRED' && this.view.state !== 'TASK_STATE_INPUT_REQUIRED';
     this.reporter.later(this.observation('stream'), resumed ? RESUME_REPORT_MS : undefined);
+  }
+
+  /** What the workflow was told of the task before this watch took its subscription: known here, not reported again (its frames follow, and `see` acts on them). */
+  private heard(o: Observation): void {
+    this.view.apply(o);
+    this.reportedKey = this.key();
+    this.sentKey = this.reportedKey;
   }
 
   private mustAct(roundsBefore: number): boolean {

@@ -32,6 +32,9 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('deployer over %s', (binding) =
     expect(deployer.log.subscriptions.filter((s) => s.taskId === taskId)).toHaveLength(1);
     const scheduled = (await handle.fetchHistory()).events?.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'watchRemoteTask');
     expect(sub!.at).toBeLessThanOrEqual(eventMs(scheduled!));
+    // And the send posted the alert once that subscription showed its first frame: it waited for
+    // neither the send's workflow task nor the watch's dispatch, and the watch posted none (below).
+    expect(alert.at).toBeLessThan(eventMs(scheduled!));
 
     // Nothing goes to the agent during the wait.
     const requestsBefore = deployer.log.requests.length;
@@ -48,6 +51,50 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('deployer over %s', (binding) =
     expect(deployer.log.userMessages.filter((m) => m.messageId.startsWith(`${handle.workflowId}/`))).toHaveLength(1);
     expect(deployer.log.requests.filter((r) => r.method === 'SendMessage' || r.method === 'SendStreamingMessage')).toHaveLength(1);
     expect(suite.sink.forWorkflow(handle.workflowId)).toHaveLength(1);
+  });
+});
+
+describe('an approval the send alerted', () => {
+  let deployer: AgentHandle;
+  beforeAll(async () => {
+    deployer = await startDeployer();
+  });
+  afterAll(() => deployer.close());
+
+  it('is posted by the watch, after its subscription, under the same key, and arrives once, when the send could not post it', async () => {
+    const workflowId = `auth-refused-${Date.now()}`;
+    suite.sink.refuseNext(workflowId);
+    const handle = await suite.start({ agent: { name: 'deployer', url: deployer.baseUrl }, message: { text: DEPLOY } }, workflowId);
+    const waiting = await waitForStatus(handle, (s) => s.waitingOn === 'operator', 'AUTH_REQUIRED');
+    const alert = await eventually(() => suite.sink.forWorkflow(workflowId)[0], 'the auth alert');
+    const refused = suite.sink.refused.filter((a) => a.body.workflowId === workflowId);
+    expect(refused).toHaveLength(1); // the send's post, answered 503
+    expect(refused[0]!.idempotencyKey).toBe(alert.idempotencyKey);
+    expect(alert.body).toMatchObject({ kind: 'auth', taskId: waiting.taskId, text: waiting.text });
+    const scheduled = (await handle.fetchHistory()).events?.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'watchRemoteTask');
+    expect(alert.at).toBeGreaterThanOrEqual(eventMs(scheduled!)); // the watch's
+
+    await deployer.approve(waiting.taskId!);
+    expect((await handle.result()).state).toBe('TASK_STATE_COMPLETED');
+    expect(suite.sink.forWorkflow(workflowId)).toHaveLength(1);
+  });
+
+  it('reaches the workflow when approved the instant it was alerted, the resume and the end each once, from the subscription the send opened', async () => {
+    const workflowId = `auth-instant-${Date.now()}`;
+    const approving = suite.sink.first(workflowId).then((a) => deployer.approve(a.body.taskId));
+    const handle = await suite.start({ agent: { name: 'deployer', url: deployer.baseUrl }, message: { text: DEPLOY } }, workflowId);
+    await approving;
+    const result = await handle.result();
+    expect(result.state).toBe('TASK_STATE_COMPLETED');
+    expect(result.artifacts.map((a) => a.name)).toContain('deploy-result.json');
+    expect(deployer.log.subscriptions.filter((s) => s.taskId === result.taskId)).toHaveLength(1);
+    expect(suite.sink.forWorkflow(workflowId)).toHaveLength(1);
+    // Whoever told it (the held subscription, or the watch that took it), the workflow heard the
+    // resume and the end once each: nothing told twice.
+    const events = (await handle.fetchHistory()).events ?? [];
+    const signalled = events.filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'observe');
+    expect(signalled.length).toBeLessThanOrEqual(2);
+    expect(deployer.log.userMessages.filter((m) => m.messageId.startsWith(`${workflowId}/`))).toHaveLength(1);
   });
 });
 

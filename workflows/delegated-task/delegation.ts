@@ -171,8 +171,8 @@ export class Delegation {
     const timeoutMs = Math.min(msToNumber(policies.sendTimeout), policies.working ? msToNumber(policies.working.after) : Infinity, untilDeadline(policies.total, this.overall) ?? Infinity);
     // An agent that never answers is told to a person by the send itself (no timer, no event).
     const unanswered = { afterMs: msToNumber(policies.watch.unreachableAfter), alert: this.alerts.of('unanswered', 0, 0, undefined, `${agent.name} has not answered the first message (${messageId})`) };
-    // How an approval's watch would hold the task: a streamed send subscribes for it (activities/early-subscriptions.ts).
-    const watch = { mode: policies.watch.mode, idleTimeoutMs: Math.min(msToNumber(policies.watch.idleTimeout), msToNumber(policies.watch.firstLease)), push: policies.watch.push };
+    // How an approval's watch would hold the task: a streamed send subscribes for it and posts the first round's alert (activities/early-subscriptions.ts).
+    const watch = { mode: policies.watch.mode, idleTimeoutMs: Math.min(msToNumber(policies.watch.idleTimeout), msToNumber(policies.watch.firstLease)), push: policies.watch.push, alert: { ...this.alerts.of('auth', 1, 0, undefined, undefined), round: 1 } };
     // The first question's alert and report go out with the send, not in local activities after it (answerQuestion numbers it this.turn + 1).
     const firstTurn = this.turn + 1;
     const request = { agent, messageId, message, timeoutMs, unanswered, watch, questionAlert: this.alerts.of('input', firstTurn, 0, undefined, undefined), questionReport: this.publisher.questionReport(this, firstTurn) };
@@ -195,6 +195,7 @@ export class Delegation {
     if (sent.message) return { kind: 'message', artifacts: [], message: sent.message, text: sent.text };
     if (sent.observation) this.task.apply(sent.observation);
     if (sent.questionAlerted) this.inputAlerted = firstTurn; // the send posted it: answerQuestion does not
+    if (sent.observation?.alerted !== undefined) this.authAlerted = sent.observation.alerted; // and the watch does not
     return undefined;
   }
 
