@@ -10,9 +10,10 @@
 // task) is closed after ADOPT_WITHIN_MS; at most MAX_HELD are held at once, the oldest closed first.
 import type { Client } from '@temporalio/client';
 import type { A2AClient, StreamResponse } from '../a2a';
-import { RemoteTask } from '../workflows/delegated-task/remote-task';
+import { isTerminalState, RemoteTask } from '../workflows/delegated-task/remote-task';
 import { observeSignal, type Observation } from '../workflows/delegated-task/messages';
 import { observeFrame } from './observe';
+import { RESUME_REPORT_MS } from './watch-task';
 
 /** How long a subscription waits for its watch before it is closed. */
 export const ADOPT_WITHIN_MS = 10_000;
@@ -33,6 +34,8 @@ export function createObserveRun(temporal: Client, withinMs = 1_000) {
 export interface Taken {
   frames: AsyncIterable<StreamResponse>;
   told?: Observation;
+  /** Closes the subscription without reading it. */
+  close(): void;
 }
 
 class Held {
@@ -41,8 +44,10 @@ class Held {
   taken = false;
   /** The view built from the frames, for what is told. */
   private view?: RemoteTask;
-  /** The last observation told, and the tells in flight (one after another, in the frames' order). */
+  /** The last observation told; the one waiting to be (a resume waits RESUME_REPORT_MS for the end); the tells in flight, in order. */
   told?: Observation;
+  private pending?: Observation;
+  private timer?: NodeJS.Timeout;
   private telling: Promise<void> = Promise.resolve();
   private tellsOver = false;
   private wake?: () => void;
@@ -52,7 +57,7 @@ class Held {
   constructor(
     private readonly abort: AbortController,
     private readonly frames: AsyncIterator<StreamResponse>,
-    readonly timer: NodeJS.Timeout,
+    readonly adoptTimer: NodeJS.Timeout,
     private readonly tell?: Tell,
   ) {}
 
@@ -78,7 +83,8 @@ class Held {
   /**
    * A status the task moved to, told while no watch reads: only when timestamped and newer (the
    * workflow orders it against the watch's by time), and never a new approval round (the watch's
-   * to alert); after the first frame that cannot be told, nothing more is.
+   * to alert); after the first frame that cannot be told, nothing more is. A resume is told after
+   * RESUME_REPORT_MS, as the watch tells it: an end within that costs the one signal.
    */
   private see(frame: StreamResponse): void {
     const o = observeFrame(frame, 'stream');
@@ -90,19 +96,37 @@ class Held {
     }
     const before = this.view.timestamp;
     if (!this.view.apply(o) || this.taken || this.tellsOver || !this.tell) return;
-    if (this.view.state === 'TASK_STATE_AUTH_REQUIRED' || this.view.timestamp === undefined || before === undefined) {
+    const state = this.view.state!;
+    if (state === 'TASK_STATE_AUTH_REQUIRED' || this.view.timestamp === undefined || before === undefined) {
       this.tellsOver = true;
+      this.drop();
       return;
     }
-    const told = this.view.observation('stream');
-    const tell = this.tell;
+    this.pending = this.view.observation('stream');
+    if (isTerminalState(state) || state === 'TASK_STATE_INPUT_REQUIRED') this.flush();
+    else this.timer ??= setTimeout(() => this.flush(), RESUME_REPORT_MS);
+  }
+
+  private flush(): void {
+    const [o, tell] = [this.pending, this.tell];
+    this.drop();
+    if (!o || !tell) return;
     this.telling = this.telling.then(async () => {
-      if (this.taken) return;
-      await tell(told).then(
-        () => (this.told = told),
-        () => (this.tellsOver = true),
-      );
+      if (this.taken || this.tellsOver) return;
+      try {
+        await tell(o);
+        this.told = o;
+      } catch {
+        this.tellsOver = true; // the watch tells the workflow from here
+      }
     });
+  }
+
+  /** What was to be told is not: a watch took the subscription, or telling is over. */
+  drop(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.pending = undefined;
   }
 
   /** The buffered frames, then the live ones, until the stream ends; its error, if it broke. */
@@ -122,12 +146,15 @@ class Held {
     }
   }
 
-  /** Waits for a tell in flight, so that the taker knows everything the workflow was told. */
-  settled(): Promise<void> {
+  /** Taken by a watch: nothing more is told, and the taker waits for the tells in flight, so that it knows everything the workflow was told. */
+  takenBy(): Promise<void> {
+    this.taken = true;
+    this.drop();
     return this.telling;
   }
 
   end(): void {
+    this.drop();
     this.abort.abort();
     void this.frames.return?.(undefined)?.catch(() => undefined);
   }
@@ -181,21 +208,24 @@ export class EarlySubscriptions {
     const held = this.held.get(key);
     if (!held) return undefined;
     this.held.delete(key);
-    clearTimeout(held.timer);
-    held.taken = true;
+    clearTimeout(held.adoptTimer);
     const onAbort = (): void => held.end();
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
-    await held.settled();
+    await held.takenBy();
+    const close = (): void => {
+      signal.removeEventListener('abort', onAbort);
+      held.end();
+    };
     return {
       told: held.told,
+      close,
       frames: {
         async *[Symbol.asyncIterator]() {
           try {
             yield* held.read();
           } finally {
-            signal.removeEventListener('abort', onAbort);
-            held.end();
+            close();
           }
         },
       },
@@ -211,7 +241,7 @@ export class EarlySubscriptions {
     const held = this.held.get(key);
     if (!held) return;
     this.held.delete(key);
-    clearTimeout(held.timer);
+    clearTimeout(held.adoptTimer);
     held.end();
   }
 }

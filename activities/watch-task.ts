@@ -71,6 +71,9 @@ export type AlertFn = (alert: Alert) => Promise<void>;
  */
 export const RESUME_REPORT_MS = 50;
 
+/** How long a watch taking a subscription whose end the workflow was told waits for the run's end to cancel it. */
+const TOLD_END_WAIT_MS = 30_000;
+
 /** Coalesces reports: a burst of changes that need no action costs one signal. */
 class Reporter {
   private timer?: NodeJS.Timeout;
@@ -270,6 +273,10 @@ class Watch {
       try {
         const taken = await this.early?.take(this.client, this.input.taskId, ctx.cancellationSignal);
         if (taken?.told) this.heard(taken.told);
+        if (taken && this.view.terminal) {
+          taken.close();
+          await this.awaitRunsEnd();
+        }
         const stream =
           taken?.frames ??
           this.client.subscribeToTask({ id: this.input.taskId }, { signal: ctx.cancellationSignal, idleTimeoutMs: Math.max(1, Math.min(idleMs, this.remaining())) });
@@ -360,6 +367,17 @@ class Watch {
     this.view.apply(o);
     this.reportedKey = this.key();
     this.sentKey = this.reportedKey;
+  }
+
+  /**
+   * The workflow was told the end before this watch took the subscription, and closes its run now:
+   * a completion of this watch landing beside that close makes the server refuse it
+   * (UnhandledCommand) and the run's last workflow task replay from the start. So the watch waits to
+   * be cancelled (the run's end cancels it), bounded.
+   */
+  private async awaitRunsEnd(): Promise<void> {
+    await Context.current().sleep(TOLD_END_WAIT_MS);
+    throw new Done('act');
   }
 
   private mustAct(roundsBefore: number): boolean {

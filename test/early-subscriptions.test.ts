@@ -59,27 +59,46 @@ it('the watch that takes the held subscription reads every frame since it was op
 });
 
 it('what the task does before a watch takes the subscription is told, in order, each status newer; the watch learns the last told and still reads every frame', async () => {
+  const slow = await startDeployer({ workMs: 300 }); // the resume is told on its own: the end comes after RESUME_REPORT_MS
+  try {
+    const slowClient = await agents.client({ name: 'slow-deployer', url: slow.baseUrl });
+    const reply = await slowClient.sendMessage({ message: { messageId: `early-slow-${Date.now()}`, role: 'ROLE_USER', parts: [{ text: DEPLOY }] } });
+    const taskId = ('task' in reply ? reply.task : undefined)!.id;
+    const early = new EarlySubscriptions();
+    const told: Observation[] = [];
+    early.open(slowClient, taskId, 60_000, async (o) => void told.push(o));
+    await eventually(() => slow.log.subscriptions.find((s) => s.taskId === taskId)?.firstFrameAt, 'the held subscription at the agent');
+    await slow.approve(taskId);
+    await eventually(() => told.find((o) => o.status?.state === 'TASK_STATE_COMPLETED'), 'the end told');
+    expect(told.map((o) => o.status?.state)).toEqual(['TASK_STATE_WORKING', 'TASK_STATE_COMPLETED']);
+    expect(told.every((o) => o.source === 'stream' && o.taskId === taskId && o.watchId === undefined)).toBe(true);
+    expect(Date.parse(told[1]!.status!.timestamp!)).toBeGreaterThan(Date.parse(told[0]!.status!.timestamp!));
+    expect(told[1]!.artifacts?.map((a) => a.name)).toContain('deploy-result.json'); // a snapshot: the artifacts so far
+
+    const taken = (await early.take(slowClient, taskId, new AbortController().signal))!;
+    expect(taken.told).toEqual(told[1]);
+    const states: string[] = [];
+    for await (const frame of taken.frames) {
+      const state = observeFrame(frame, 'stream')?.status?.state;
+      if (state && states.at(-1) !== state) states.push(state);
+    }
+    expect(states).toEqual(['TASK_STATE_AUTH_REQUIRED', 'TASK_STATE_WORKING', 'TASK_STATE_COMPLETED']);
+  } finally {
+    await slow.close();
+  }
+});
+
+it('a resume followed at once by the end is told once, as the end', async () => {
   const early = new EarlySubscriptions();
   const taskId = await waitingTask();
   const told: Observation[] = [];
   early.open(client, taskId, 60_000, async (o) => void told.push(o));
   await eventually(() => subscriptionsOf(taskId)[0]?.firstFrameAt, 'the held subscription at the agent');
-  await deployer.approve(taskId);
-  await eventually(() => told.find((o) => o.status?.state === 'TASK_STATE_COMPLETED'), 'the end told');
-  expect(told.map((o) => o.status?.state)).toEqual(['TASK_STATE_WORKING', 'TASK_STATE_COMPLETED']);
-  expect(told.every((o) => o.source === 'stream' && o.taskId === taskId && o.watchId === undefined)).toBe(true);
-  expect(Date.parse(told[1]!.status!.timestamp!)).toBeGreaterThanOrEqual(Date.parse(told[0]!.status!.timestamp!));
-  expect(told[1]!.artifacts?.map((a) => a.name)).toContain('deploy-result.json'); // a snapshot: the artifacts so far
-
-  const taken = (await early.take(client, taskId, new AbortController().signal))!;
-  expect(taken.told).toEqual(told[1]);
-  const states: string[] = [];
-  for await (const frame of taken.frames) {
-    const state = observeFrame(frame, 'stream')?.status?.state;
-    if (state && states.at(-1) !== state) states.push(state);
-  }
-  expect(states).toEqual(['TASK_STATE_AUTH_REQUIRED', 'TASK_STATE_WORKING', 'TASK_STATE_COMPLETED']);
-  expect(told).toHaveLength(2); // nothing told once taken
+  await deployer.approve(taskId); // the deployer ends 20 ms after the approval
+  await eventually(() => told[0], 'the end told');
+  expect(told.map((o) => o.status?.state)).toEqual(['TASK_STATE_COMPLETED']);
+  (await early.take(client, taskId, new AbortController().signal))!.close();
+  await eventually(() => subscriptionsOf(taskId)[0]?.closedAt, 'closed without being read');
 });
 
 it('nothing is told once a watch has taken the subscription, and a tell that fails ends the telling', async () => {
