@@ -29,6 +29,8 @@ export interface ActivityDeps {
   sharedWatch?: SharedWatch;
   /** Subscriptions a streamed send opens for the approval's watch on this worker to take. */
   earlySubscriptions?: EarlySubscriptions;
+  /** Whether the worker runs nothing but the asking send (activities/send-message.ts, `Beside.idle`). */
+  idle?: () => boolean;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -36,7 +38,7 @@ export function createActivities(deps: ActivityDeps) {
   const reportStep = createReportStep(deps.temporal);
   return {
     // Each A2A call counted by agent, method and outcome (activities/metrics.ts).
-    sendMessage: countA2aCall('SendMessage', createSendMessage(deps.agents, { alert: alertOperator, report: reportStep, watch: deps.earlySubscriptions && { early: deps.earlySubscriptions, pushes: deps.push !== undefined }, observe: createObserveRun(deps.temporal) }), sendOutcomeOf),
+    sendMessage: countA2aCall('SendMessage', createSendMessage(deps.agents, { alert: alertOperator, report: reportStep, watch: deps.earlySubscriptions && { early: deps.earlySubscriptions, pushes: deps.push !== undefined }, observe: createObserveRun(deps.temporal), idle: deps.idle }), sendOutcomeOf),
     /** v1 workflows' watch, kept while any of them is open (activities/v1/watch-task.ts). */
     watchTask: createWatchTask(deps.agents, deps.temporal),
     watchRemoteTask: countA2aCall('SubscribeToTask', createWatchRemoteTask(deps.agents, deps.temporal, alertOperator, deps.push, deps.sharedWatch, deps.earlySubscriptions)),

@@ -279,6 +279,12 @@ export interface Beside {
   watch?: ForTheWatch;
   /** Signals an observation to the send's own workflow run: what the held subscription sees before a watch takes it. */
   observe?: (run: { workflowId: string; runId: string }, observation: Observation) => Promise<void>;
+  /**
+   * Whether the worker has nothing in flight but this send. Only then does the send post the
+   * approval's alert: on a busy worker its workflow task ends behind the others', and an approval
+   * given before it ends waits for it (docs/benchmarks.md), where the watch's alert comes after it.
+   */
+  idle?: () => boolean;
 }
 
 async function run(client: A2AClient, input: SendInput, a: Attempt, beside: Beside): Promise<SendOutcome> {
@@ -422,7 +428,7 @@ async function sendStreaming(client: A2AClient, input: SendInput, a: Attempt, be
     const { observe } = beside;
     forWatch.early.open(client, view.taskId, input.watch.idleTimeoutMs, observe && run && ((o) => observe(run, o)));
     const alert = input.watch.alert;
-    if (alert && (await alertSubscribed(client, view, view.taskId, alert, beside.alert, forWatch.early))) return { observation: { ...view.observation('send'), alerted: alert.round } };
+    if (alert && beside.idle?.() !== false && (await alertSubscribed(client, view, view.taskId, alert, beside.alert, forWatch.early))) return { observation: { ...view.observation('send'), alerted: alert.round } };
   }
   if (view.state === 'TASK_STATE_INPUT_REQUIRED' && a.ctx.info.isLocal) return { observation: view.observation('send'), ...(await besideTheQuestion(input, view, view.taskId, beside)) };
   // A stream closed early (still WORKING) is fine: the workflow watches the task from here.

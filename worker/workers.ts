@@ -67,6 +67,12 @@ export async function createPlannerWorkers(config: PlannerConfig, logger: Logger
     ? new SharedWatch(agents, temporal, { hubId, hubsQueue, hubQueue, heartbeatTimeout: config.PLANNER_SHARED_WATCH_HEARTBEAT as Duration, max: config.PLANNER_WATCH_SLOTS }, logger)
     : undefined;
   const earlySubscriptions = new EarlySubscriptions();
+  // Read by a first send when its task stops at AUTH_REQUIRED: nothing in flight but that send (its own activation has ended).
+  let main: Worker | undefined;
+  const idle = (): boolean => {
+    const status = main?.getStatus();
+    return status !== undefined && status.numInFlightWorkflowActivations === 0 && status.numInFlightLocalActivities <= 1;
+  };
   const activities = createActivities({
     temporal,
     agents,
@@ -81,11 +87,12 @@ export async function createPlannerWorkers(config: PlannerConfig, logger: Logger
     webhookSecret: config.PLANNER_WEBHOOK_SECRET,
     sharedWatch,
     earlySubscriptions,
+    idle,
   });
   // handOverWatches stays on the main queue too: hub workflows started before the hubs queue
   // existed run there, and schedule their hand-overs there.
   const { watchTask, watchRemoteTask, holdWatchHub, ...mainActivities } = activities;
-  const main = await Worker.create({
+  main = await Worker.create({
     connection,
     namespace,
     taskQueue: config.PLANNER_TASK_QUEUE,
