@@ -2,14 +2,14 @@
 // watch that follows on this worker. The watch is an activity on its own queue (20,000 slots that
 // sends never wait behind), so it starts only after the send's workflow task and a trip through
 // matching; subscribed to by then, the task's first frame is waiting when it starts (5-6 ms of the
-// approval, docs/benchmarks.md). The send posts the approval's alert once that first frame is in
-// (subscribe first, alert second), so an approval can come before the watch has started: until a
+// approval, docs/benchmarks.md). On an idle worker the send posts the approval's alert once that
+// first frame is in (subscribe first, alert second), so an approval can come before the watch has started: until a
 // watch takes the subscription, what the task does next (the resume, its end) is told to the
 // workflow from here, and the watch that takes it knows what was told (docs/architecture.md).
 // A subscription no watch takes (the watch ran on another worker, or the agent's pushes watch the
 // task) is closed after ADOPT_WITHIN_MS; at most MAX_HELD are held at once, the oldest closed first.
 import type { Client } from '@temporalio/client';
-import type { A2AClient, StreamResponse } from '../a2a';
+import { InvalidAgentResponseError, type A2AClient, type StreamResponse } from '../a2a';
 import { isTerminalState, RemoteTask } from '../workflows/delegated-task/remote-task';
 import { observeSignal, type Observation } from '../workflows/delegated-task/messages';
 import { observeFrame } from './observe';
@@ -65,7 +65,11 @@ class Held {
   async pump(): Promise<void> {
     try {
       for (let next = await this.frames.next(); !next.done; next = await this.frames.next()) {
-        if (this.buffer.length >= MAX_BUFFERED && !this.taken) throw new Error(`more than ${MAX_BUFFERED} frames before a watch took the subscription`);
+        if (this.buffer.length >= MAX_BUFFERED) {
+          // The watch that takes it finds the stream refused, asks GetTask and subscribes anew.
+          this.end();
+          throw new InvalidAgentResponseError(`task stream sent more than ${MAX_BUFFERED} frames before a watch read it`);
+        }
         this.buffer.push(next.value);
         this.firstSeen(next.value);
         this.see(next.value);

@@ -240,7 +240,7 @@ export class Delegation {
     this.pendingAnswer = undefined;
   }
 
-  /** AUTH_REQUIRED: watch first, alert second (the watch posts the alert), then wait for the state to move. */
+  /** AUTH_REQUIRED: watch first, alert second (the watch posts the alert, unless the first send did), then wait for the state to move. */
   async awaitApproval(): Promise<void> {
     const { agent, policies } = this.input;
     const round = this.task.authEntries;
