@@ -13,7 +13,15 @@ import { InvalidAgentResponseError, type A2AClient, type StreamResponse } from '
 import { isTerminalState, RemoteTask } from '../workflows/delegated-task/remote-task';
 import { observeSignal, type Observation } from '../workflows/delegated-task/messages';
 import { observeFrame } from './observe';
-import { RESUME_REPORT_MS } from './watch-task';
+
+/**
+ * How soon the resume out of a wait (AUTH_REQUIRED or INPUT_REQUIRED → WORKING) is signalled, by
+ * the watch (when `coalesce` is longer) or by the subscription held for it: the workflow, the inbox
+ * and the UI learn within this that the approval took effect (coalesced like progress, 200 ms
+ * later, or never before the end with a longer window), while an agent that ends its task right
+ * after (most do, within milliseconds) still costs no signal of its own: the end takes its place.
+ */
+export const RESUME_REPORT_MS = 50;
 
 /** How long a subscription waits for its watch before it is closed. */
 export const ADOPT_WITHIN_MS = 10_000;

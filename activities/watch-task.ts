@@ -22,7 +22,7 @@ import { observeFrame, observeTask } from './observe';
 import { ensurePushConfig } from './push-config';
 import type { PushSettings } from './push-token';
 import type { Parking, SharedWatch } from './shared-watch';
-import type { EarlySubscriptions } from './early-subscriptions';
+import { RESUME_REPORT_MS, type EarlySubscriptions } from './early-subscriptions';
 
 export interface WatchInput {
   agent: AgentRef;
@@ -62,14 +62,6 @@ export interface WatchResult {
 
 export type AlertFn = (alert: Alert) => Promise<void>;
 
-/**
- * How soon the resume out of a wait (AUTH_REQUIRED or INPUT_REQUIRED → WORKING) is signalled, when
- * `coalesce` is longer: the workflow, the inbox and the UI learn within this that the approval took
- * effect (coalesced like progress, 200 ms later, or never before the end with a longer window),
- * while an agent that ends its task right after (most do, within milliseconds) still costs no
- * signal: the end drops the report.
- */
-export const RESUME_REPORT_MS = 50;
 
 /** How long a watch taking a subscription whose end the workflow was told waits for the run's end to cancel it. */
 const TOLD_END_WAIT_MS = 30_000;
