@@ -3,9 +3,10 @@
 // sends never wait behind), so it starts only after the send's workflow task and a trip through
 // matching; subscribed to by then, the task's first frame is waiting when it starts (5-6 ms of the
 // approval, docs/benchmarks.md). On an idle worker the send posts the approval's alert once that
-// first frame is in (subscribe first, alert second), so an approval can come before the watch has started: until a
-// watch takes the subscription, what the task does next (the resume, its end) is told to the
-// workflow from here, and the watch that takes it knows what was told (docs/architecture.md).
+// first frame is in (subscribe first, alert second), so an approval can come before the watch has
+// started: until a watch takes the subscription, what the task does next (the resume, its end) is
+// told to the workflow from here, and the watch that takes it knows what was told
+// (docs/architecture.md).
 // A subscription no watch takes (the watch ran on another worker, or the agent's pushes watch the
 // task) is closed after ADOPT_WITHIN_MS; at most MAX_HELD are held at once, the oldest closed first.
 import type { Client } from '@temporalio/client';
@@ -46,14 +47,16 @@ export interface Taken {
   close(): void;
 }
 
+/** One held subscription: its frames read into a buffer from the moment it opens, for the watch that takes it. */
 class Held {
-  readonly buffer: StreamResponse[] = [];
-  ended?: { error?: unknown };
-  taken = false;
+  /** The last observation told to the workflow. */
+  told?: Observation;
+  private readonly buffer: StreamResponse[] = [];
+  private ended?: { error?: unknown };
+  private taken = false;
   /** The view built from the frames, for what is told. */
   private view?: RemoteTask;
-  /** The last observation told; the one waiting to be (a resume waits RESUME_REPORT_MS for the end); the tells in flight, in order. */
-  told?: Observation;
+  /** The observation waiting to be told (a resume waits RESUME_REPORT_MS for the end), and the tells in flight, in order. */
   private pending?: Observation;
   private timer?: NodeJS.Timeout;
   private telling: Promise<void> = Promise.resolve();
@@ -135,7 +138,7 @@ class Held {
   }
 
   /** What was to be told is not: a watch took the subscription, or telling is over. */
-  drop(): void {
+  private drop(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
     this.pending = undefined;

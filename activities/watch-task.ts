@@ -62,7 +62,6 @@ export interface WatchResult {
 
 export type AlertFn = (alert: Alert) => Promise<void>;
 
-
 /** How long a watch taking a subscription whose end the workflow was told waits for the run's end to cancel it. */
 const TOLD_END_WAIT_MS = 30_000;
 

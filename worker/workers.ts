@@ -67,10 +67,11 @@ export async function createPlannerWorkers(config: PlannerConfig, logger: Logger
     ? new SharedWatch(agents, temporal, { hubId, hubsQueue, hubQueue, heartbeatTimeout: config.PLANNER_SHARED_WATCH_HEARTBEAT as Duration, max: config.PLANNER_WATCH_SLOTS }, logger)
     : undefined;
   const earlySubscriptions = new EarlySubscriptions();
-  // Read by a first send when its task stops at AUTH_REQUIRED: nothing in flight but that send (its own activation has ended).
-  let main: Worker | undefined;
+  // Read by a first send when its task stops at AUTH_REQUIRED: nothing in flight but that send (its
+  // own activation has ended). The main worker is made after its activities, so it is looked up late.
+  const built: { main?: Worker } = {};
   const idle = (): boolean => {
-    const status = main?.getStatus();
+    const status = built.main?.getStatus();
     return status !== undefined && status.numInFlightWorkflowActivations === 0 && status.numInFlightLocalActivities <= 1;
   };
   const activities = createActivities({
@@ -92,7 +93,7 @@ export async function createPlannerWorkers(config: PlannerConfig, logger: Logger
   // handOverWatches stays on the main queue too: hub workflows started before the hubs queue
   // existed run there, and schedule their hand-overs there.
   const { watchTask, watchRemoteTask, holdWatchHub, ...mainActivities } = activities;
-  main = await Worker.create({
+  const main = await Worker.create({
     connection,
     namespace,
     taskQueue: config.PLANNER_TASK_QUEUE,
@@ -124,6 +125,7 @@ export async function createPlannerWorkers(config: PlannerConfig, logger: Logger
     // wait on another worker (a watch keeps nothing that GetTask cannot tell again).
     shutdownGraceTime: '2s',
   });
+  built.main = main;
   // The hold is cancelled at once on shutdown, so the hub hands the waits over while others still run.
   const hub = sharedWatch
     ? await Worker.create({ connection, namespace, taskQueue: hubQueue, dataConverter, activities: { holdWatchHub }, activityTaskPollerBehavior: polls(1), shutdownGraceTime: 0 })
