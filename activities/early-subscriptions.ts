@@ -14,6 +14,7 @@ import { InvalidAgentResponseError, type A2AClient, type StreamResponse } from '
 import { isTerminalState, RemoteTask } from '../workflows/delegated-task/remote-task';
 import { observeSignal, type Observation } from '../workflows/delegated-task/messages';
 import { observeFrame } from './observe';
+import { Reporter } from './reporter';
 
 /**
  * How soon the resume out of a wait (AUTH_REQUIRED or INPUT_REQUIRED → WORKING) is signalled, by
@@ -56,10 +57,8 @@ class Held {
   private taken = false;
   /** The view built from the frames, for what is told. */
   private view?: RemoteTask;
-  /** The observation waiting to be told (a resume waits RESUME_REPORT_MS for the end), and the tells in flight, in order. */
-  private pending?: Observation;
-  private timer?: NodeJS.Timeout;
-  private telling: Promise<void> = Promise.resolve();
+  /** Tells the workflow, in order, a resume after RESUME_REPORT_MS (an end within that takes its place). */
+  private readonly reporter?: Reporter;
   private tellsOver = false;
   private wake?: () => void;
   private firstSeen!: (frame: StreamResponse | undefined) => void;
@@ -69,8 +68,13 @@ class Held {
     private readonly abort: AbortController,
     private readonly frames: AsyncIterator<StreamResponse>,
     readonly adoptTimer: NodeJS.Timeout,
-    private readonly tell?: Tell,
-  ) {}
+    tell?: Tell,
+  ) {
+    this.reporter = tell && new Reporter(async (o) => {
+      await tell(o);
+      this.told = o;
+    }, RESUME_REPORT_MS);
+  }
 
   /** Reads the stream into the buffer until it ends, is closed, or says more than a watch may be handed. */
   async pump(): Promise<void> {
@@ -98,8 +102,7 @@ class Held {
   /**
    * A status the task moved to, told while no watch reads: only when timestamped and newer (the
    * workflow orders it against the watch's by time), and never a new approval round (the watch's
-   * to alert); after the first frame that cannot be told, nothing more is. A resume is told after
-   * RESUME_REPORT_MS, as the watch tells it: an end within that costs the one signal.
+   * to alert); after the first frame that cannot be told, or a tell that failed, nothing more is.
    */
   private see(frame: StreamResponse): void {
     const o = observeFrame(frame, 'stream');
@@ -110,38 +113,21 @@ class Held {
       return;
     }
     const before = this.view.timestamp;
-    if (!this.view.apply(o) || this.taken || this.tellsOver || !this.tell) return;
+    if (!this.view.apply(o) || this.taken || this.tellsOver || !this.reporter) return;
     const state = this.view.state!;
-    if (state === 'TASK_STATE_AUTH_REQUIRED' || this.view.timestamp === undefined || before === undefined) {
-      this.tellsOver = true;
-      this.drop();
-      return;
+    if (state === 'TASK_STATE_AUTH_REQUIRED' || this.view.timestamp === undefined || before === undefined) return this.stopTelling();
+    const told = this.view.observation('stream');
+    try {
+      if (isTerminalState(state) || state === 'TASK_STATE_INPUT_REQUIRED') void this.reporter.now(told).catch(() => this.stopTelling());
+      else this.reporter.later(told);
+    } catch {
+      this.stopTelling(); // an earlier tell failed: the watch tells the workflow from here
     }
-    this.pending = this.view.observation('stream');
-    if (isTerminalState(state) || state === 'TASK_STATE_INPUT_REQUIRED') this.flush();
-    else this.timer ??= setTimeout(() => this.flush(), RESUME_REPORT_MS);
   }
 
-  private flush(): void {
-    const [o, tell] = [this.pending, this.tell];
-    this.drop();
-    if (!o || !tell) return;
-    this.telling = this.telling.then(async () => {
-      if (this.taken || this.tellsOver) return;
-      try {
-        await tell(o);
-        this.told = o;
-      } catch {
-        this.tellsOver = true; // the watch tells the workflow from here
-      }
-    });
-  }
-
-  /** What was to be told is not: a watch took the subscription, or telling is over. */
-  private drop(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    this.pending = undefined;
+  private stopTelling(): void {
+    this.tellsOver = true;
+    this.reporter?.drop();
   }
 
   /** The buffered frames, then the live ones, until the stream ends; its error, if it broke. */
@@ -162,14 +148,14 @@ class Held {
   }
 
   /** Taken by a watch: nothing more is told, and the taker waits for the tells in flight, so that it knows everything the workflow was told. */
-  takenBy(): Promise<void> {
+  async takenBy(): Promise<void> {
     this.taken = true;
-    this.drop();
-    return this.telling;
+    this.reporter?.drop();
+    await this.reporter?.settle().catch(() => undefined);
   }
 
   end(): void {
-    this.drop();
+    this.reporter?.drop();
     this.abort.abort();
     void this.frames.return?.(undefined)?.catch(() => undefined);
   }

@@ -23,6 +23,7 @@ import { ensurePushConfig } from './push-config';
 import type { PushSettings } from './push-token';
 import type { Parking, SharedWatch } from './shared-watch';
 import { RESUME_REPORT_MS, type EarlySubscriptions } from './early-subscriptions';
+import { Reporter } from './reporter';
 
 export interface WatchInput {
   agent: AgentRef;
@@ -64,61 +65,6 @@ export type AlertFn = (alert: Alert) => Promise<void>;
 
 /** How long a watch taking a subscription whose end the workflow was told waits for the run's end to cancel it. */
 const TOLD_END_WAIT_MS = 30_000;
-
-/** Coalesces reports: a burst of changes that need no action costs one signal. */
-class Reporter {
-  private timer?: NodeJS.Timeout;
-  /** When the scheduled report goes out. */
-  private dueAt = 0;
-  private pending?: Observation;
-  private chain: Promise<void> = Promise.resolve();
-  private failure?: unknown;
-  constructor(
-    private readonly send: (o: Observation) => Promise<void>,
-    private readonly delayMs: number,
-  ) {}
-
-  /** Reports `o` after the quiet time, or within `soonMs` when that is sooner. */
-  later(o: Observation, soonMs = this.delayMs): void {
-    this.check();
-    this.pending = o;
-    const delay = Math.min(soonMs, this.delayMs);
-    if (this.timer && this.dueAt <= Date.now() + delay) return;
-    clearTimeout(this.timer);
-    this.dueAt = Date.now() + delay;
-    this.timer = setTimeout(() => void this.flush(), delay);
-  }
-
-  async now(o: Observation): Promise<void> {
-    this.pending = o;
-    await this.flush();
-    this.check();
-  }
-
-  drop(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    this.pending = undefined;
-  }
-
-  async settle(): Promise<void> {
-    await this.chain;
-    this.check();
-  }
-
-  private flush(): Promise<void> {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    const o = this.pending;
-    this.pending = undefined;
-    if (o) this.chain = this.chain.then(() => this.send(o)).catch((err: unknown) => void (this.failure ??= err));
-    return this.chain;
-  }
-
-  private check(): void {
-    if (this.failure) throw this.failure;
-  }
-}
 
 /** Thrown inside the loop when the lease is over or the workflow must act. */
 class Done {
