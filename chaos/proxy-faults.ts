@@ -7,6 +7,9 @@ import { ALERTS_PER_RUN, countSeedRuns, MESSAGES_PER_RUN, rng, seedProblems, typ
 import { startFaultyProxy, type FaultCounts, type ProxyMode } from './proxy';
 import { runSeedPlans, wireBot } from './seed-runs';
 
+/** Drops and resets at most, per run of a phase, at each agent's proxy. */
+const FAULTS_PER_RUN = 3;
+
 export async function proxyFaults(env: ChaosEnv, o: { runsPerMode: number; modes: readonly ProxyMode[]; seed: number; perRunMs: number }): Promise<Figures[]> {
   const random = rng(o.seed);
   // Some work per step keeps streams open long enough for the proxy to cut them.
@@ -24,7 +27,9 @@ export async function proxyFaults(env: ChaosEnv, o: { runsPerMode: number; modes
     env.log(`chaos: proxy: a clean seed run takes ${baseMs} ms`);
     for (const mode of o.modes) {
       const t0 = Date.now();
-      for (const p of proxies) p.setMode(mode);
+      // A bounded number of faults per phase: at random, a seed could refuse one send's every retry
+      // for the run's whole time (seed 884307540 reset an answer's nine attempts in 120 s).
+      for (const p of proxies) p.setMode(mode, FAULTS_PER_RUN * o.runsPerMode);
       const before = proxies.map((p) => ({ ...p.counts }));
       const planIds = Array.from({ length: o.runsPerMode }, (_, i) => `chaos-proxy-${mode}-${i}-${stamp}`);
       const r = await runSeedPlans(env, urls, planIds, { concurrency: o.runsPerMode, perRunMs: o.perRunMs });

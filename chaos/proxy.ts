@@ -23,7 +23,8 @@ export interface FaultCounts {
 export interface FaultyProxy {
   baseUrl: string;
   counts: FaultCounts;
-  setMode(mode: ProxyMode): void;
+  /** The mode from now on, with at most `maxFaults` drops and resets in it (each retry must get through in the end). */
+  setMode(mode: ProxyMode, maxFaults?: number): void;
   close(): Promise<void>;
 }
 
@@ -49,7 +50,8 @@ export async function startFaultyProxy(target: string, rng: () => number, rate =
   // without the fault it is there to inject; later chances strike at `rate`.
   let injectedBefore = 0;
   const injected = (): number => counts.dropped + counts.cut + counts.unavailable + counts.reset;
-  const strikes = (): boolean => injected() === injectedBefore || rng() < rate;
+  let budget = Infinity;
+  const strikes = (): boolean => injected() - injectedBefore < budget && (injected() === injectedBefore || rng() < rate);
 
   const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer, fault: ProxyMode): void => {
     const hit = strikes();
@@ -132,8 +134,9 @@ export async function startFaultyProxy(target: string, rng: () => number, rate =
   return {
     baseUrl,
     counts,
-    setMode(m) {
+    setMode(m, maxFaults = Infinity) {
       mode = m;
+      budget = maxFaults;
       injectedBefore = injected();
       burstUntil = quietUntil = 0;
     },
