@@ -23,6 +23,12 @@ export interface Alert {
   idempotencyKey: string;
 }
 
+/** An alert the workflow built ahead (the send's, the watch's), with the task and the agent's own words as they came; its key unchanged. */
+export function inTheAgentsWords(alert: Alert & { round?: number }, taskId: string, text: string | undefined): Alert {
+  const { round: _round, ...rest } = alert;
+  return { ...rest, taskId, text: text ?? rest.text };
+}
+
 export interface AlertConfig {
   sinks: Array<'log' | 'webhook'>;
   webhookUrl?: string;

@@ -36,7 +36,7 @@ import { remoteTaskLost, withTypedFailures } from './failures';
 import { RemoteTask } from '../workflows/delegated-task/remote-task';
 import { callTimeoutMs } from '../workflows/delegated-task/call-timeout';
 import { messageText, observeFrame, observeTask } from './observe';
-import type { Alert } from './alert-operator';
+import { inTheAgentsWords, type Alert } from './alert-operator';
 import type { StepReport } from './report-step';
 import { armUnansweredAlert, type UnansweredAlert } from './unanswered-alert';
 import type { EarlySubscriptions } from './early-subscriptions';
@@ -442,7 +442,7 @@ async function besideTheQuestion(input: SendInput, view: RemoteTask, taskId: str
   const filled = report && { ...report, change: { ...report.change, status: { ...report.change.status, taskId, contextId, state, text, authRounds, lastUpdate } } };
   const { report: deliver } = beside;
   const [alerted, reported] = await Promise.all([
-    alert !== undefined && inTime("the question's alert", taskId, (signal) => beside.alert({ ...alert, taskId, text: text ?? alert.text }, signal)),
+    alert !== undefined && inTime("the question's alert", taskId, (signal) => beside.alert(inTheAgentsWords(alert, taskId, text), signal)),
     filled !== undefined && deliver !== undefined && inTime("the question's report", taskId, (signal) => deliver(filled, signal)),
   ]);
   return { ...(alerted ? { questionAlerted: true } : {}), ...(reported && filled ? { questionReported: filled.change } : {}) };
@@ -467,8 +467,7 @@ async function inTime(what: string, taskId: string, fn: (signal: AbortSignal) =>
 async function alertSubscribed(client: A2AClient, view: RemoteTask, taskId: string, alert: Alert & { round: number }, post: Beside['alert'], early: EarlySubscriptions): Promise<boolean> {
   const frame = await early.firstFrame(client, taskId, BESIDE_WITHIN_MS);
   if (!frame || observeFrame(frame, 'stream')?.status?.state !== 'TASK_STATE_AUTH_REQUIRED') return false;
-  const { round: _round, ...rest } = alert;
-  return inTime("the approval's alert", taskId, (signal) => post({ ...rest, taskId, text: view.text ?? rest.text }, signal));
+  return inTime("the approval's alert", taskId, (signal) => post(inTheAgentsWords(alert, taskId, view.text), signal));
 }
 
 /** Whether the approval's watch would hold a stream (activities/watch-task.ts): it streams, and no push config is its watch. */

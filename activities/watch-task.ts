@@ -16,7 +16,7 @@ import type { AgentRef, WatchPolicy } from '../workflows/delegated-task/input';
 import { observeSignal, type Observation, type WatchProblem } from '../workflows/delegated-task/messages';
 import { RemoteTask, artifactKey, type RemoteTaskSnapshot } from '../workflows/delegated-task/remote-task';
 import type { AgentDirectory } from './agents';
-import type { Alert } from './alert-operator';
+import { inTheAgentsWords, type Alert } from './alert-operator';
 import { isTimeout, remoteTaskLost, withTypedFailures } from './failures';
 import { observeFrame, observeTask } from './observe';
 import { ensurePushConfig } from './push-config';
@@ -330,9 +330,8 @@ class Watch {
   private async alertOnce(): Promise<void> {
     const a = this.input.alert;
     if (!a || this.alerted !== undefined || this.view.state !== 'TASK_STATE_AUTH_REQUIRED') return;
-    const { round, ...alert } = a;
-    await this.alertOperator({ ...alert, text: this.view.text ?? alert.text });
-    this.alerted = round;
+    await this.alertOperator(inTheAgentsWords(a, a.taskId, this.view.text));
+    this.alerted = a.round;
   }
 
   /** A failed call: after `unreachableAfter` of failures, tell the operator and the workflow once. */
