@@ -4,6 +4,7 @@
 import { startEnv, startWorker, type BenchWorker } from './lib/env';
 import { loadavg } from 'node:os';
 import { machine, Record, size, writeResults } from './lib/runner';
+import { probeSpeed } from './lib/machine-speed';
 import { drawCharts } from './charts';
 import { runSeed } from './seed';
 import { runResume } from './resume';
@@ -48,7 +49,8 @@ async function main(): Promise<void> {
   const m = machine();
   const record = new Record();
   const t0 = Date.now();
-  console.error(`bench: ${m.cpus} × ${m.cpuModel}, ${m.memGiB} GiB, load ${m.loadavgAtStart.join(' ')}, commit ${m.commit}, BENCH_SCALE ${m.scale}`);
+  record.speed.push({ at: 'start', ms: probeSpeed() });
+  console.error(`bench: ${m.cpus} × ${m.cpuModel}, ${m.memGiB} GiB, load ${m.loadavgAtStart.join(' ')}, speed ${record.speed[0]!.ms} ms, commit ${m.commit}, BENCH_SCALE ${m.scale}`);
   const env = await startEnv();
   const queue = 'bench';
   let worker: BenchWorker | undefined;
@@ -74,7 +76,8 @@ async function main(): Promise<void> {
       console.error(`bench: [${elapsed()}] ${name}: ${SIZES[name]()}...`);
       await fn();
       record.timings[name] = (Date.now() - t) / 1000;
-      console.error(`bench: [${elapsed()}] ${name} done in ${record.timings[name]!.toFixed(0)} s (load ${loadavg()[0]!.toFixed(1)})`);
+      record.speed.push({ at: name, ms: probeSpeed() });
+      console.error(`bench: [${elapsed()}] ${name} done in ${record.timings[name]!.toFixed(0)} s (load ${loadavg()[0]!.toFixed(1)}, speed ${record.speed.at(-1)!.ms} ms)`);
     };
     const [w, f] = [worker, floor];
     await run('seed', () => runSeed(env, record, queue, f!));
@@ -98,6 +101,14 @@ async function main(): Promise<void> {
     clearTimeout(watchdog);
   }
   record.timings.total = (Date.now() - t0) / 1000;
+  const speeds = record.speed.map((x) => x.ms);
+  record.add({
+    section: '0 machine',
+    metric: 'speed: a fixed CPU workload (SHA-256 chained 20,000 times, median of 9) before the first section and after each',
+    unit: 'ms',
+    planner: `${Math.min(...speeds)}–${Math.max(...speeds)} ms`,
+    note: `${record.speed.map((x) => `${x.at} ${x.ms}`).join(', ')}; ~22–25 ms on a quiet core (bench/lib/machine-speed.ts)`,
+  });
   const path = writeResults(record, m);
   await drawCharts(record);
   console.log(`\n## a2a-planner benchmarks (${new Date().toISOString().slice(0, 16)}Z, commit ${m.commit}, ${m.cpus} CPUs, BENCH_SCALE ${m.scale}, ${record.timings.total.toFixed(0)} s)\n`);

@@ -118,6 +118,8 @@ export class Record {
   readonly data: Record_Data = {};
   readonly startedAt = new Date();
   readonly timings: { [section: string]: number } = {};
+  /** The machine's speed (bench/lib/machine-speed.ts) at the start and after each section. */
+  readonly speed: { at: string; ms: number }[] = [];
 
   add(row: Row): void {
     if (row.ratio === undefined && typeof row.planner === 'number' && typeof row.baseline === 'number' && row.baseline !== 0) {
@@ -187,7 +189,7 @@ export function writeResults(record: Record, m: Machine): string {
   mkdirSync(dir, { recursive: true });
   const date = record.startedAt.toISOString().replace(/[:]/g, '').replace(/\..*$/, 'Z');
   const path = join(dir, `${date}-${m.commit}.json`);
-  writeFileSync(path, `${JSON.stringify({ machine: m, startedAt: record.startedAt, timings: record.timings, rows: record.rows, data: record.data }, null, 1)}\n`);
+  writeFileSync(path, `${JSON.stringify({ machine: m, startedAt: record.startedAt, timings: record.timings, speed: record.speed, rows: record.rows, data: record.data }, null, 1)}\n`);
   return path;
 }
 
