@@ -107,7 +107,7 @@ async function main(): Promise<void> {
     metric: 'speed: a fixed CPU workload (SHA-256 chained 20,000 times, median of 9) before the first section and after each',
     unit: 'ms',
     planner: `${Math.min(...speeds)}–${Math.max(...speeds)} ms`,
-    note: `${record.speed.map((x) => `${x.at} ${x.ms}`).join(', ')}; ~22–25 ms on a quiet core (bench/lib/machine-speed.ts)`,
+    note: `${record.speed.map((x) => `${x.at} ${x.ms}`).join(', ')}; 17–25 ms at this machine's fastest (bench/lib/machine-speed.ts)`,
   });
   const path = writeResults(record, m);
   await drawCharts(record);

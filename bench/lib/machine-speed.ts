@@ -6,7 +6,7 @@
 // a run, beside its floor rows, say whether it was a quiet run.
 import { createHash } from 'node:crypto';
 
-/** SHA-256 applied to its own digest this many times: ~22–25 ms on a quiet core of this machine. */
+/** SHA-256 applied to its own digest this many times: 17–25 ms at this machine's fastest. */
 const CHAIN = 20_000;
 const SAMPLES = 9;
 
