@@ -12,7 +12,7 @@ import { connect, deploy, review, DEPLOY, DIFF } from './lib/baseline';
 import { apiPost, diff, scrape, serverLatency, type BenchEnv } from './lib/env';
 import { spansOf, sweep, type Span } from './lib/history';
 import { runIdOf } from './lib/env';
-import { dist, interleaveMany, ROOT, size, type Record } from './lib/runner';
+import { dist, interleaveMany, pct, ROOT, size, type Record } from './lib/runner';
 import type { Floor } from './floor/run';
 import { MERGED, PHASES, phasesOf, type Phases } from './lib/phases';
 
@@ -140,6 +140,15 @@ export async function runSeed(env: BenchEnv, record: Record, taskQueue: string, 
       const pfp = dist(floorPlans);
       record.add({ section: '1 seed', metric: `the floor's plan: its two tasks as children of one workflow p50 / p95 (${floorPlans.length} runs), ${workMs} ms work`, unit: 'ms', planner: `${pfp.p50} / ${pfp.p95} ms`, baseline: `${pb.p50} / ${pb.p95} ms`, ratio: pfp.p50 / pb.p50 });
       record.data[`floor${workMs}`] = { scenario: f, plan: floorPlans };
+      // The planner's own distance from the floor, each run against the floor's run of the same
+      // round (seconds apart): the machine's speed, which moves every side's p50 from one run of
+      // the bench to the next (bench/lib/machine-speed.ts), falls on both runs of a pair.
+      const pairedScenario = as.flatMap((ms, i) => (ms !== undefined && fs[i] !== undefined ? [ms - fs[i]] : []));
+      const planRounds = cs.flatMap((ms, i) => (ms !== undefined ? [{ ms, i }] : []));
+      const pairedPlan = planRounds.flatMap(({ ms }, k) => (floorPlans[k] !== undefined ? [ms - floorPlans[k]] : []));
+      const paired = (xs: number[]): string => `${dist(xs).p50} ms (${xs.length} pairs; p25 / p75 ${pct(xs, 25)} / ${pct(xs, 75)} ms)`;
+      record.add({ section: '1 seed', metric: `seed scenario − the floor, each run against the floor's run of its round, p50 of the differences, ${workMs} ms work`, unit: 'ms', planner: paired(pairedScenario) });
+      record.add({ section: '1 seed', metric: `seed plan − the floor's plan, each against the floor's plan of its round, p50 of the differences, ${workMs} ms work`, unit: 'ms', planner: paired(pairedPlan) });
       // The server's own time per call (its service_latency histogram): the baseline calls no Temporal.
       const lat = diff(serverLatency(await scrape(env.server.metricsUrl)), lat0);
       for (const op of ['StartWorkflowExecution', 'RespondWorkflowTaskCompleted', 'RespondActivityTaskCompleted', 'UpdateWorkflowExecution']) {
