@@ -144,8 +144,7 @@ export async function runSeed(env: BenchEnv, record: Record, taskQueue: string, 
       // round (seconds apart): the machine's speed, which moves every side's p50 from one run of
       // the bench to the next (bench/lib/machine-speed.ts), falls on both runs of a pair.
       const pairedScenario = as.flatMap((ms, i) => (ms !== undefined && fs[i] !== undefined ? [ms - fs[i]] : []));
-      const planRounds = cs.flatMap((ms, i) => (ms !== undefined ? [{ ms, i }] : []));
-      const pairedPlan = planRounds.flatMap(({ ms }, k) => (floorPlans[k] !== undefined ? [ms - floorPlans[k]] : []));
+      const pairedPlan = c.flatMap((ms, k) => (floorPlans[k] !== undefined ? [ms - floorPlans[k]] : []));
       const paired = (xs: number[]): string => `${dist(xs).p50} ms (${xs.length} pairs; p25 / p75 ${pct(xs, 25)} / ${pct(xs, 75)} ms)`;
       record.add({ section: '1 seed', metric: `seed scenario − the floor, each run against the floor's run of its round, p50 of the differences, ${workMs} ms work`, unit: 'ms', planner: paired(pairedScenario) });
       record.add({ section: '1 seed', metric: `seed plan − the floor's plan, each against the floor's plan of its round, p50 of the differences, ${workMs} ms work`, unit: 'ms', planner: paired(pairedPlan) });
