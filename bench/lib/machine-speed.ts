@@ -1,7 +1,7 @@
 // How fast the machine is at a moment: a fixed CPU workload, timed in the bench's own process
 // while nothing else of the bench runs (before the first section and after each). On this 2-core
 // machine, idle, the same workload took 23–57 ms a few seconds apart, and the floor's CPU per
-// instant task was 18–19 ms in the quiet record and 34–37 ms one evening: every latency ratio moves
+// instant task was 18–19 ms in the quiet record and 27–37 ms one evening: every latency ratio moves
 // with the machine, the floor's as much as the planner's. A probe is a snapshot; the speeds across
 // a run, beside its floor rows, say whether it was a quiet run.
 import { createHash } from 'node:crypto';
