@@ -73,7 +73,7 @@ export interface SendInput {
   /**
    * The first message: how the watch of an approval would hold the task (its policy's mode, idle
    * timeout and push), so that a streamed send whose task stops at AUTH_REQUIRED subscribes for it
-   * when that watch would stream (activities/early-subscriptions.ts).
+   * when that watch would stream and the worker is idle (activities/early-subscriptions.ts).
    */
   watch?: {
     mode: 'auto' | 'stream' | 'poll';
@@ -280,9 +280,10 @@ export interface Beside {
   /** Signals an observation to the send's own workflow run: what the held subscription sees before a watch takes it. */
   observe?: (run: { workflowId: string; runId: string }, observation: Observation) => Promise<void>;
   /**
-   * Whether the worker has nothing in flight but this send. Only then does the send post the
-   * approval's alert: on a busy worker its workflow task ends behind the others', and an approval
-   * given before it ends waits for it (docs/benchmarks.md), where the watch's alert comes after it.
+   * Whether the worker has nothing in flight but this send. Only then does the send hold a
+   * subscription for the approval's watch and post its alert: on a busy worker its workflow task
+   * ends behind the others', and an approval given before it ends waits for it (docs/benchmarks.md),
+   * where the watch's alert comes after it.
    */
   idle?: () => boolean;
 }
@@ -423,12 +424,15 @@ async function sendStreaming(client: A2AClient, input: SendInput, a: Attempt, be
     throw new InvalidAgentResponseError(`${callPrefix(call)}the stream ended without a frame`, callDetails(call));
   }
   const forWatch = beside.watch;
-  if (view.state === 'TASK_STATE_AUTH_REQUIRED' && forWatch && input.watch && watchStreams(input.watch, client, forWatch.pushes)) {
+  // Only on an idle worker, where the send alerts from it: on a busy one the watch alerts anyway, and
+  // the held subscription cost a burst's approvals 0.8 ms of their observed resume at p50 and ~4 ms
+  // at p99 (docs/benchmarks.md, "The held subscription on a busy worker"); the watch subscribes itself.
+  if (view.state === 'TASK_STATE_AUTH_REQUIRED' && forWatch && input.watch && beside.idle?.() !== false && watchStreams(input.watch, client, forWatch.pushes)) {
     const run = a.ctx.info.workflowExecution;
     const { observe } = beside;
     forWatch.early.open(client, view.taskId, input.watch.idleTimeoutMs, observe && run && ((o) => observe(run, o)));
     const alert = input.watch.alert;
-    if (alert && beside.idle?.() !== false && (await alertSubscribed(client, view, view.taskId, alert, beside.alert, forWatch.early))) return { observation: { ...view.observation('send'), alerted: alert.round } };
+    if (alert && (await alertSubscribed(client, view, view.taskId, alert, beside.alert, forWatch.early))) return { observation: { ...view.observation('send'), alerted: alert.round } };
   }
   if (view.state === 'TASK_STATE_INPUT_REQUIRED' && a.ctx.info.isLocal) return { observation: view.observation('send'), ...(await besideTheQuestion(input, view, view.taskId, beside)) };
   // A stream closed early (still WORKING) is fine: the workflow watches the task from here.
