@@ -424,9 +424,9 @@ async function sendStreaming(client: A2AClient, input: SendInput, a: Attempt, be
     throw new InvalidAgentResponseError(`${callPrefix(call)}the stream ended without a frame`, callDetails(call));
   }
   const forWatch = beside.watch;
-  // Only on an idle worker, where the send alerts from it: on a busy one the watch alerts anyway, and
-  // the held subscription cost a burst's approvals 0.8 ms of their observed resume at p50 and ~4 ms
-  // at p99 (docs/benchmarks.md, "The held subscription on a busy worker"); the watch subscribes itself.
+  // Only on an idle worker (`idle`): on a busy one the watch alerts anyway and subscribes itself, and a
+  // held subscription slowed a burst's observed resumes (docs/benchmarks.md, "The approval's observed
+  // resume beside the code the issue measured").
   if (view.state === 'TASK_STATE_AUTH_REQUIRED' && forWatch && input.watch && beside.idle?.() !== false && watchStreams(input.watch, client, forWatch.pushes)) {
     const run = a.ctx.info.workflowExecution;
     const { observe } = beside;
