@@ -424,9 +424,8 @@ async function sendStreaming(client: A2AClient, input: SendInput, a: Attempt, be
     throw new InvalidAgentResponseError(`${callPrefix(call)}the stream ended without a frame`, callDetails(call));
   }
   const forWatch = beside.watch;
-  // Only on an idle worker (`idle`): on a busy one the watch alerts anyway and subscribes itself, and a
-  // held subscription slowed a burst's observed resumes (docs/benchmarks.md, "The approval's observed
-  // resume beside the code the issue measured").
+  // Only on an idle worker (Beside.idle): a held subscription on a busy one slowed a burst's observed
+  // resumes (docs/benchmarks.md, "The approval's observed resume beside the code the issue measured").
   if (view.state === 'TASK_STATE_AUTH_REQUIRED' && forWatch && input.watch && beside.idle?.() !== false && watchStreams(input.watch, client, forWatch.pushes)) {
     const run = a.ctx.info.workflowExecution;
     const { observe } = beside;
