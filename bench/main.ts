@@ -23,7 +23,7 @@ type Section = (typeof SECTIONS)[number];
  * default run takes about 6 minutes on a quiet 2-core machine; the progress line names them.
  */
 export const SIZES: { [s in Section]: () => string } = {
-  seed: () => `${size('BENCH_SEED_RUNS', 30, 3)} runs per side (the seed plan and the floor's scenario and plan: half each) at ${process.env.BENCH_SEED_WORK_MS ?? '200,0'} ms of work`,
+  seed: () => `${size('BENCH_SEED_RUNS', 30, 3)} runs per side (the seed plan and the floor's scenario and plans: half each) at ${process.env.BENCH_SEED_WORK_MS ?? '200,0'} ms of work`,
   resume: () => `${size('BENCH_RESUME_EVENTS', 200, 10)} events of each kind, ${size('BENCH_RESUME_CONCURRENCY', 8, 1)} at a time`,
   cost: () => '3 single tasks, 3 quiet weeks compressed 60,000×',
   throughput: () => `${size('BENCH_TPUT_WINDOWS', 1, 1)} window(s) of ${size('BENCH_TPUT_TASKS', 150, 20)}+ tasks at 20 and 200 in flight`,

@@ -1,8 +1,10 @@
 // The floor's activities, on the plain @a2a-js/sdk client the baseline uses (bench/lib/baseline.ts),
 // so that the floor differs from the baseline by Temporal alone.
 import { Context } from '@temporalio/activity';
+import type { Client } from '@temporalio/client';
 import { TaskState } from '@a2a-js/sdk';
 import { connect, frameOf, userMessage, type A2AClient } from '../lib/baseline';
+import { floorStepWaitingSignal } from './messages';
 
 export interface FloorTask {
   taskId: string;
@@ -21,11 +23,14 @@ const STOPS = new Set<number>([TaskState.TASK_STATE_INPUT_REQUIRED, TaskState.TA
 
 const name = (state: number): string => TaskState[state] ?? String(state);
 
-export function createFloorActivities(alertUrl: string) {
-  async function alert(a: { kind: string; taskId: string }): Promise<void> {
+export function createFloorActivities(alertUrl: string, client: Client) {
+  /** Posts the alert; with `reportTo`, reports the question to that plan beside it (floorStepWaitingSignal). */
+  async function alert({ reportTo, ...a }: { kind: string; taskId: string; reportTo?: string }): Promise<void> {
     const workflowId = Context.current().info.workflowExecution?.workflowId ?? '';
+    const reported = reportTo ? client.workflow.getHandle(reportTo).signal(floorStepWaitingSignal, 'human') : undefined;
     const res = await fetch(alertUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...a, workflowId, agent: '', text: '' }) });
     if (!res.ok) throw new Error(`alert: HTTP ${res.status}`);
+    await reported;
   }
   return {
     /** The first message streamed until the task stops; an answer as one blocking call on the same task. */
