@@ -163,12 +163,11 @@ export async function runSeed(env: BenchEnv, record: Record, taskQueue: string, 
       // round (seconds apart): the machine's speed, which moves every side's p50 from one run of
       // the bench to the next (bench/lib/machine-speed.ts), falls on both runs of a pair.
       const pairedScenario = as.flatMap((ms, i) => (ms !== undefined && fs[i] !== undefined ? [ms - fs[i]] : []));
-      const pairedPlan = c.flatMap((ms, k) => (floorPlans[k] !== undefined ? [ms - floorPlans[k]] : []));
+      const planAgainst = (floorPlan: number[]): number[] => c.flatMap((ms, k) => (floorPlan[k] !== undefined ? [ms - floorPlan[k]] : []));
       const paired = (xs: number[]): string => `${dist(xs).p50} ms (${xs.length} pairs; p25 / p75 ${pct(xs, 25)} / ${pct(xs, 75)} ms)`;
       record.add({ section: '1 seed', metric: `seed scenario − the floor, each run against the floor's run of its round, p50 of the differences, ${workMs} ms work`, unit: 'ms', planner: paired(pairedScenario) });
-      record.add({ section: '1 seed', metric: `seed plan − the floor's plan, each against the floor's plan of its round, p50 of the differences, ${workMs} ms work`, unit: 'ms', planner: paired(pairedPlan) });
-      const pairedShown = c.flatMap((ms, k) => (shownPlans[k] !== undefined ? [ms - shownPlans[k]] : []));
-      record.add({ section: '1 seed', metric: `seed plan − the floor's plan showing what waits on whom, each against that of its round, p50 of the differences, ${workMs} ms work`, unit: 'ms', planner: paired(pairedShown) });
+      record.add({ section: '1 seed', metric: `seed plan − the floor's plan, each against the floor's plan of its round, p50 of the differences, ${workMs} ms work`, unit: 'ms', planner: paired(planAgainst(floorPlans)) });
+      record.add({ section: '1 seed', metric: `seed plan − the floor's plan showing what waits on whom, each against that of its round, p50 of the differences, ${workMs} ms work`, unit: 'ms', planner: paired(planAgainst(shownPlans)) });
       // The server's own time per call (its service_latency histogram): the baseline calls no Temporal.
       const lat = diff(serverLatency(await scrape(env.server.metricsUrl)), lat0);
       for (const op of ['StartWorkflowExecution', 'RespondWorkflowTaskCompleted', 'RespondActivityTaskCompleted', 'UpdateWorkflowExecution']) {

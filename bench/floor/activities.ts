@@ -27,10 +27,11 @@ export function createFloorActivities(alertUrl: string, client: Client) {
   /** Posts the alert; with `reportTo`, reports the question to that plan beside it (floorStepWaitingSignal). */
   async function alert({ reportTo, ...a }: { kind: string; taskId: string; reportTo?: string }): Promise<void> {
     const workflowId = Context.current().info.workflowExecution?.workflowId ?? '';
-    const reported = reportTo ? client.workflow.getHandle(reportTo).signal(floorStepWaitingSignal, 'human') : undefined;
-    const res = await fetch(alertUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...a, workflowId, agent: '', text: '' }) });
-    if (!res.ok) throw new Error(`alert: HTTP ${res.status}`);
-    await reported;
+    const post = async (): Promise<void> => {
+      const res = await fetch(alertUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...a, workflowId, agent: '', text: '' }) });
+      if (!res.ok) throw new Error(`alert: HTTP ${res.status}`);
+    };
+    await Promise.all([post(), reportTo ? client.workflow.getHandle(reportTo).signal(floorStepWaitingSignal, 'human') : undefined]);
   }
   return {
     /** The first message streamed until the task stops; an answer as one blocking call on the same task. */
