@@ -25,5 +25,12 @@ export async function bundlePlannerWorkflows(): Promise<WorkflowBundle> {
 /** The bundle with its source map (what the tests and the bench write to a file). */
 export function plannerBundle(logger: Parameters<typeof bundleWorkflowCode>[0]['logger'] = quietBundlerLogger): ReturnType<typeof bundleWorkflowCode> {
   // From the TypeScript sources even when this file runs compiled (dist/): one bundle, the same code.
-  return bundleWorkflowCode({ workflowsPath: join(SOURCE_ROOT, 'workflows', 'index.ts'), workflowInterceptorModules: [join(SOURCE_ROOT, 'workflows', 'tracing.ts')], logger });
+  const workflowsPath = join(SOURCE_ROOT, 'workflows', 'index.ts');
+  const interceptors = join(SOURCE_ROOT, 'workflows', 'tracing.ts');
+  // The workflows' modules are evaluated once per worker, not at each workflow start and after each
+  // cache eviction (the reusable V8 context's per-workflow module cache: bench/lib/workflow-modules.ts).
+  // The SDK freezes what they export, so none of them may keep state at module scope: every
+  // workflow's state lives in what its function makes (test/workflow-modules.test.ts holds this).
+  // Modules a workflow require()s later (zod and the schemas, OTel) still load per workflow.
+  return bundleWorkflowCode({ workflowsPath, workflowInterceptorModules: [interceptors], preloadModules: [workflowsPath, interceptors], logger });
 }

@@ -2,9 +2,10 @@
 // workflow bundle once, but every workflow gets its own module cache for the modules it imports
 // (@temporalio/worker/lib/workflow/reusable-vm.js, the __webpack_module_cache__ proxy), so
 // `importWorkflows()` and `importInterceptors()` run those modules again at each start and after
-// each cache eviction. This replays that in a plain V8 context: the bundle once, then both with a
-// fresh per-workflow cache each time, and reports the CPU and the modules evaluated. (The
-// interceptors are the tracing ones, workflows/tracing.ts: an untraced start loads no OTel module.)
+// each cache eviction, unless the bundle preloads them (worker/workflow-bundle.ts does). This
+// replays that in a plain V8 context: the bundle and its preloads once, then both with a fresh
+// per-workflow cache each time, and reports the CPU and the modules evaluated. (The interceptors
+// are the tracing ones, workflows/tracing.ts: an untraced start loads no OTel module.)
 import { runInContext, createContext, Script } from 'node:vm';
 import { plannerBundle } from '../../worker/workflow-bundle';
 import { pct } from './runner';
@@ -16,6 +17,8 @@ export interface ModuleCost {
   starts: number;
   /** Module ids evaluated per workflow start (the webpack ids: paths under the project). */
   perWorkflow: string[];
+  /** Module ids evaluated once, with the bundle, and shared by every workflow (the SDK's and the preloaded). */
+  shared: string[];
   bundleBytes: number;
 }
 
@@ -45,6 +48,7 @@ export async function measureWorkflowModules(starts: number, code?: string): Pro
     meanMs: cpu.reduce((a, b) => a + b, 0) / cpu.length,
     starts,
     perWorkflow: [...(own?.keys() ?? [])].map(String),
+    shared: [...shared.keys()].map(String),
     bundleBytes: code.length,
   };
 }

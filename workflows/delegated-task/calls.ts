@@ -21,7 +21,7 @@ export function sendCalls(policies: Policies): Calls {
 
 const SHORT_RETRY: RetryPolicy = { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 20, nonRetryableErrorTypes: ['RemoteTaskLost'] };
 /** The short calls that wait on the agent: they get its call timeout (call-timeout.ts). */
-const AGENT_CALLS = new Set<string>(['getRemoteTask', 'cancelRemoteTask', 'deletePush']);
+const AGENT_CALLS: ReadonlySet<string> = new Set(['getRemoteTask', 'cancelRemoteTask', 'deletePush']);
 
 /**
  * Short calls: alerts, GetTask, CancelTask, push configs, the run's own cancellation. Those that
