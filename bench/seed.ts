@@ -60,7 +60,7 @@ export async function runSeed(env: BenchEnv, record: Record, taskQueue: string, 
     try {
       // Each side's runs as windows, for the phases that only the agents' and the bot's logs show (bench/lib/phases.ts).
       type Window = { t0: number; t1: number; ids: [string, string] };
-      const windows = { baseline: [] as { t0: number; t1: number }[], floor: [] as Window[], plan: [] as Window[], floorPlan: [] as Window[], floorShownPlan: [] as Window[] };
+      const windows = { baseline: [] as { t0: number; t1: number }[], floor: [] as Window[], plan: [] as Window[], floorPlan: [] as Window[], floorShownPlan: [] as Window[], floorPromisedPlan: [] as Window[] };
       const planner = async (i: number): Promise<number> => {
         const t0 = Date.now();
         const r = await startDelegatedTask(env.client, { agent: { name: 'code-reviewer', url: reviewer.baseUrl }, message: { text: DIFF }, planId: `seed-${workMs}-${i}` }, { taskQueue });
@@ -108,7 +108,13 @@ export async function runSeed(env: BenchEnv, record: Record, taskQueue: string, 
       // The floor's plan that shows what waits on whom (bench/floor/workflow.ts), in the plan's rounds:
       // what a plan that shows its steps' waits, as the planner's must, costs on this machine.
       const floorShownPlan = async (i: number): Promise<undefined> => {
-        if (i % 2 === 0) windows.floorShownPlan.push(await floor.runPlan(i, reviewer, deployer, String(workMs), true));
+        if (i % 2 === 0) windows.floorShownPlan.push(await floor.runPlan(i, reviewer, deployer, String(workMs), { showWaits: true }));
+        return undefined;
+      };
+      // And that plan with the events of the planner's other promises (a patch in each workflow, a
+      // deadline on each wait, each step's end recorded): what those events cost apart from the planner's code.
+      const floorPromisedPlan = async (i: number): Promise<undefined> => {
+        if (i % 2 === 0) windows.floorPromisedPlan.push(await floor.runPlan(i, reviewer, deployer, String(workMs), { promises: true }));
         return undefined;
       };
       const baseline = async (): Promise<number> => {
@@ -120,7 +126,7 @@ export async function runSeed(env: BenchEnv, record: Record, taskQueue: string, 
         return t1 - t0;
       };
       // Warm-up: connections, caches, the worker's first workflow tasks; not recorded.
-      await interleaveMany(2, [planner, baseline, plan, floorSide, floorShownPlan]);
+      await interleaveMany(2, [planner, baseline, plan, floorSide, floorShownPlan, floorPromisedPlan]);
       runsOf.length = 0;
       planChecks.length = 0;
       for (const w of Object.values(windows)) w.length = 0;
@@ -133,7 +139,7 @@ export async function runSeed(env: BenchEnv, record: Record, taskQueue: string, 
         return out;
       };
       const lat0 = serverLatency(await scrape(env.server.metricsUrl));
-      const [as = [], bs = [], cs = [], fs = []] = await interleaveMany<number | undefined>(runs, [counted('planner', planner), counted('baseline', baseline), plan, floorSide, floorShownPlan]);
+      const [as = [], bs = [], cs = [], fs = []] = await interleaveMany<number | undefined>(runs, [counted('planner', planner), counted('baseline', baseline), plan, floorSide, floorShownPlan, floorPromisedPlan]);
       const [a, b, c, f] = [as, bs, cs, fs].map((xs) => xs.filter((x): x is number => x !== undefined)) as [number[], number[], number[], number[]];
       const describe = (r: { [m: string]: number }): string => Object.entries(r).map(([m, c]) => `${m} ${c.toFixed(1)}`).join(', ');
       record.add({ section: '1 seed', metric: `A2A requests per seed run, ${workMs} ms work`, unit: '', planner: describe(requests.planner), baseline: describe(requests.baseline) });
@@ -158,7 +164,10 @@ export async function runSeed(env: BenchEnv, record: Record, taskQueue: string, 
       const shownPlans = windows.floorShownPlan.map((w) => w.t1 - w.t0);
       const pfs = dist(shownPlans);
       record.add({ section: '1 seed', metric: `the floor's plan showing what waits on whom (each step's wait in its search attribute and reported to the plan, which keeps it in its own) p50 / p95 (${shownPlans.length} runs), ${workMs} ms work`, unit: 'ms', planner: `${pfs.p50} / ${pfs.p95} ms`, baseline: `${pb.p50} / ${pb.p95} ms`, ratio: pfs.p50 / pb.p50 });
-      record.data[`floor${workMs}`] = { scenario: f, plan: floorPlans, shownPlan: shownPlans };
+      const promisedPlans = windows.floorPromisedPlan.map((w) => w.t1 - w.t0);
+      const pfq = dist(promisedPlans);
+      record.add({ section: '1 seed', metric: `the floor's plan showing what waits on whom, with the events of the planner's other promises (a patch in each workflow, a deadline timer on each wait, each step's end in its search attributes) p50 / p95 (${promisedPlans.length} runs), ${workMs} ms work`, unit: 'ms', planner: `${pfq.p50} / ${pfq.p95} ms`, baseline: `${pb.p50} / ${pb.p95} ms`, ratio: pfq.p50 / pb.p50 });
+      record.data[`floor${workMs}`] = { scenario: f, plan: floorPlans, shownPlan: shownPlans, promisedPlan: promisedPlans };
       // The planner's own distance from the floor, each run against the floor's run of the same
       // round (seconds apart): the machine's speed, which moves every side's p50 from one run of
       // the bench to the next (bench/lib/machine-speed.ts), falls on both runs of a pair.
@@ -168,6 +177,7 @@ export async function runSeed(env: BenchEnv, record: Record, taskQueue: string, 
       record.add({ section: '1 seed', metric: `seed scenario − the floor, each run against the floor's run of its round, p50 of the differences, ${workMs} ms work`, unit: 'ms', planner: paired(pairedScenario) });
       record.add({ section: '1 seed', metric: `seed plan − the floor's plan, each against the floor's plan of its round, p50 of the differences, ${workMs} ms work`, unit: 'ms', planner: paired(planAgainst(floorPlans)) });
       record.add({ section: '1 seed', metric: `seed plan − the floor's plan showing what waits on whom, each against that of its round, p50 of the differences, ${workMs} ms work`, unit: 'ms', planner: paired(planAgainst(shownPlans)) });
+      record.add({ section: '1 seed', metric: `seed plan − the floor's plan showing what waits on whom with the events of the planner's other promises, each against that of its round, p50 of the differences, ${workMs} ms work`, unit: 'ms', planner: paired(planAgainst(promisedPlans)) });
       // The server's own time per call (its service_latency histogram): the baseline calls no Temporal.
       const lat = diff(serverLatency(await scrape(env.server.metricsUrl)), lat0);
       for (const op of ['StartWorkflowExecution', 'RespondWorkflowTaskCompleted', 'RespondActivityTaskCompleted', 'UpdateWorkflowExecution']) {
@@ -198,7 +208,7 @@ export async function runSeed(env: BenchEnv, record: Record, taskQueue: string, 
       // The seed plan's runs cut the same way (its children's alerts), beside the floor's plan.
       const perPlan = { planner: windows.plan.map(cut), floor: windows.floorPlan.map(cut) };
       addPhaseRows('plan phase', 'seed plan run', PHASES, perPlan.planner, perPlan.floor, "the floor's plan");
-      record.data[`phases${workMs}`] = { ...perRun, plan: perPlan.planner, floorPlan: perPlan.floor, floorShownPlan: windows.floorShownPlan.map(cut) };
+      record.data[`phases${workMs}`] = { ...perRun, plan: perPlan.planner, floorPlan: perPlan.floor, floorShownPlan: windows.floorShownPlan.map(cut), floorPromisedPlan: windows.floorPromisedPlan.map(cut) };
 
       // 6. Where the time goes: each run's two histories, swept into categories.
       for (const run of runsOf) {

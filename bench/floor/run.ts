@@ -11,7 +11,7 @@ import { withWorkerAllocator } from '../../worker/allocator';
 import { DEPLOY, DIFF } from '../lib/baseline';
 import { FLOOR_NAMESPACE, type BenchEnv } from '../lib/env';
 import { floorAnswerUpdate } from './messages';
-import { FloorPlanWorkflow, FloorTaskWorkflow } from './workflow';
+import { FloorPlanWorkflow, FloorTaskWorkflow, type FloorShape } from './workflow';
 
 const QUEUE = 'floor';
 
@@ -24,9 +24,10 @@ export interface Floor {
   run(i: number, reviewer: AgentHandle, deployer: AgentHandle, tag: string): Promise<{ t0: number; t1: number; ids: [string, string] }>;
   /**
    * The same two tasks as the children of one workflow, as the seed plan runs them; its window and
-   * its children's ids. With `showWaits`, the plan shows what waits on whom (workflow.ts).
+   * its children's ids. With `showWaits`, the plan shows what waits on whom; with `promises` as well,
+   * its history has the events of the planner's other promises (workflow.ts).
    */
-  runPlan(i: number, reviewer: AgentHandle, deployer: AgentHandle, tag: string, showWaits?: boolean): Promise<{ t0: number; t1: number; ids: [string, string] }>;
+  runPlan(i: number, reviewer: AgentHandle, deployer: AgentHandle, tag: string, shape?: FloorShape): Promise<{ t0: number; t1: number; ids: [string, string] }>;
   /** The bot's part for the floor's alerts (workflow ids `floor-…`): answer "main", approve; false for others. */
   onAlert(a: { kind: string; workflowId: string; taskId: string }): boolean;
   stop(): Promise<void>;
@@ -63,14 +64,14 @@ export async function startFloor(env: BenchEnv): Promise<Floor> {
       await task(ids[1], deployer, DEPLOY);
       return { t0, t1: Date.now(), ids };
     },
-    async runPlan(i, reviewer, deployer, tag, showWaits = false) {
+    async runPlan(i, reviewer, deployer, tag, shape = {}) {
       const t0 = Date.now();
-      const workflowId = `floor-${showWaits ? 'shown-plan' : 'plan'}-${tag}-${i}-${t0}`;
+      const workflowId = `floor-${shape.promises ? 'promised-plan' : shape.showWaits ? 'shown-plan' : 'plan'}-${tag}-${i}-${t0}`;
       const ids: [string, string] = [`${workflowId}.review`, `${workflowId}.deploy`];
       approvers.set(ids[1], deployer);
       try {
         const steps = [{ id: 'review', agentUrl: reviewer.baseUrl, text: DIFF }, { id: 'deploy', agentUrl: deployer.baseUrl, text: DEPLOY }];
-        const state = await client.workflow.execute(FloorPlanWorkflow, { taskQueue: QUEUE, workflowId, args: [{ steps, showWaits }] });
+        const state = await client.workflow.execute(FloorPlanWorkflow, { taskQueue: QUEUE, workflowId, args: [{ steps, ...shape }] });
         if (state !== 'TASK_STATE_COMPLETED') throw new Error(`floor plan ${workflowId} ended ${state}`);
       } finally {
         approvers.delete(ids[1]);

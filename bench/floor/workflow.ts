@@ -7,9 +7,14 @@
 // children, one after the other, as PlanWorkflow runs the seed plan's steps; with `showWaits`, in the
 // least code that shows what waits on whom as the planner's plan must (its status, its UI details,
 // the plans' list by wait, the A2A face's escalation): each step's wait in its own search attribute
-// and reported to the plan, which keeps it in its own.
-import { condition, executeChild, getExternalWorkflowHandle, proxyActivities, proxyLocalActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
-import { PlannerWaitingOn } from '../../workflows/search-attributes';
+// and reported to the plan, which keeps it in its own. With `promises` as well, the events the
+// planner's other promises add to a step's history (test/histories/plan-steps), in the least code
+// that makes them: a patch asked in each workflow's first workflow task that can see one (a
+// versioned workflow's replay of its older runs: workflows/versions.ts), a deadline timer on each
+// wait, cancelled when it ends (a wait does not go silent), and the step's end recorded in its
+// search attributes (what the Temporal UI's list shows of it).
+import { CancellationScope, condition, executeChild, getExternalWorkflowHandle, isCancellation, patched, proxyActivities, proxyLocalActivities, setHandler, sleep, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { A2aTaskState, PlannerWaitingOn } from '../../workflows/search-attributes';
 import type { FloorActivities, FloorTask } from './activities';
 import { floorAnswerUpdate, floorStepWaitingSignal } from './messages';
 
@@ -18,36 +23,71 @@ const showWait = (on: string): void => upsertSearchAttributes([{ key: PlannerWai
 const local = proxyLocalActivities<FloorActivities>({ startToCloseTimeout: '30s', retry: { maximumAttempts: 1 } });
 const { watch } = proxyActivities<FloorActivities>({ startToCloseTimeout: '2m', retry: { maximumAttempts: 1 } });
 
-export async function FloorTaskWorkflow(input: { agentUrl: string; text: string; showWaits?: boolean }): Promise<string> {
+/** What the floor adds to its least code: the steps' waits shown, and with them the planner's other promises' events. */
+export interface FloorShape {
+  showWaits?: boolean;
+  promises?: boolean;
+}
+
+/** The patch a versioned workflow asks in its first workflow task (the planner's steps ask CURRENT_PATCH there). */
+const FLOOR_PATCH = 'floor-promises';
+/** A wait's deadline: long enough never to fire in the bench. */
+const DEADLINE = '1d';
+
+/** Runs `wait` under a deadline timer, cancelled once the wait is over, as the planner's deadlines are. */
+async function underDeadline<T>(wait: () => Promise<T>): Promise<T> {
+  const deadline = new CancellationScope();
+  const timer = deadline.run(() => sleep(DEADLINE)).catch((err: unknown) => {
+    if (!isCancellation(err)) throw err;
+  });
+  try {
+    return await wait();
+  } finally {
+    deadline.cancel();
+    await timer;
+  }
+}
+
+export async function FloorTaskWorkflow(input: { agentUrl: string; text: string } & FloorShape): Promise<string> {
   let answer: string | undefined;
   setHandler(floorAnswerUpdate, (text) => void (answer = text));
-  const plan = input.showWaits ? workflowInfo().parent?.workflowId : undefined;
+  const shown = input.showWaits || input.promises;
+  const plan = shown ? workflowInfo().parent?.workflowId : undefined;
+  if (input.promises) patched(FLOOR_PATCH);
   let task: FloorTask = await local.send({ agentUrl: input.agentUrl, text: input.text });
   if (task.state === 'TASK_STATE_INPUT_REQUIRED') {
     // The question's report goes out with its alert, as the planner's first send posts it: signalled
     // from here, its acknowledgement would land while the answer's update is taken, and the server
     // would fail that workflow task (UnhandledCommand) and the update with it.
-    if (input.showWaits) showWait('human');
+    if (shown) showWait('human');
     await local.alert({ kind: 'input', taskId: task.taskId, ...(plan ? { reportTo: plan } : {}) });
-    await condition(() => answer !== undefined);
+    if (input.promises) await underDeadline(() => condition(() => answer !== undefined));
+    else await condition(() => answer !== undefined);
     task = await local.send({ agentUrl: input.agentUrl, text: answer!, task });
   }
   if (task.state === 'TASK_STATE_AUTH_REQUIRED') {
     // The approval's is a signal, as the planner's: its acknowledgement lands while the watch waits.
-    if (input.showWaits) showWait('operator');
+    if (shown) showWait('operator');
     if (plan) void getExternalWorkflowHandle(plan).signal(floorStepWaitingSignal, 'operator');
-    task = await watch({ agentUrl: input.agentUrl, task });
+    const watched = { agentUrl: input.agentUrl, task };
+    task = input.promises ? await underDeadline(() => watch(watched)) : await watch(watched);
   }
+  if (input.promises) upsertSearchAttributes([{ key: PlannerWaitingOn, value: 'none' }, { key: A2aTaskState, value: task.state }]);
   return task.state;
 }
 
-export async function FloorPlanWorkflow(input: { steps: { id: string; agentUrl: string; text: string }[]; showWaits?: boolean }): Promise<string> {
-  const { showWaits } = input;
-  if (showWaits) setHandler(floorStepWaitingSignal, showWait);
+export async function FloorPlanWorkflow(input: { steps: { id: string; agentUrl: string; text: string }[] } & FloorShape): Promise<string> {
+  const { showWaits, promises } = input;
+  const shown = showWaits || promises;
+  // The planner's plan asks its patch at its first step's first report.
+  if (shown) setHandler(floorStepWaitingSignal, (on) => {
+    if (promises) patched(FLOOR_PATCH);
+    showWait(on);
+  });
   let state = 'TASK_STATE_COMPLETED';
   for (const step of input.steps) {
-    state = await executeChild(FloorTaskWorkflow, { workflowId: `${workflowInfo().workflowId}.${step.id}`, args: [{ agentUrl: step.agentUrl, text: step.text, showWaits }] });
-    if (showWaits) showWait('none'); // the step's end is its result: no report
+    state = await executeChild(FloorTaskWorkflow, { workflowId: `${workflowInfo().workflowId}.${step.id}`, args: [{ agentUrl: step.agentUrl, text: step.text, showWaits, promises }] });
+    if (shown) showWait('none'); // the step's end is its result: no report
     if (state !== 'TASK_STATE_COMPLETED') break;
   }
   return state;
