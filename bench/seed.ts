@@ -111,7 +111,7 @@ export async function runSeed(env: BenchEnv, record: Record, taskQueue: string, 
         if (i % 2 === 0) windows.floorShownPlan.push(await floor.runPlan(i, reviewer, deployer, String(workMs), { showWaits: true }));
         return undefined;
       };
-      // And that plan with the events of the planner's other promises (a patch in each workflow, a
+      // And that plan with the events of the planner's other promises (a patch in each step, a
       // deadline on each wait, each step's end recorded): what those events cost apart from the planner's code.
       const floorPromisedPlan = async (i: number): Promise<undefined> => {
         if (i % 2 === 0) windows.floorPromisedPlan.push(await floor.runPlan(i, reviewer, deployer, String(workMs), { promises: true }));
@@ -166,7 +166,7 @@ export async function runSeed(env: BenchEnv, record: Record, taskQueue: string, 
       record.add({ section: '1 seed', metric: `the floor's plan showing what waits on whom (each step's wait in its search attribute and reported to the plan, which keeps it in its own) p50 / p95 (${shownPlans.length} runs), ${workMs} ms work`, unit: 'ms', planner: `${pfs.p50} / ${pfs.p95} ms`, baseline: `${pb.p50} / ${pb.p95} ms`, ratio: pfs.p50 / pb.p50 });
       const promisedPlans = windows.floorPromisedPlan.map((w) => w.t1 - w.t0);
       const pfq = dist(promisedPlans);
-      record.add({ section: '1 seed', metric: `the floor's plan showing what waits on whom, with the events of the planner's other promises (a patch in each workflow, a deadline timer on each wait, each step's end in its search attributes) p50 / p95 (${promisedPlans.length} runs), ${workMs} ms work`, unit: 'ms', planner: `${pfq.p50} / ${pfq.p95} ms`, baseline: `${pb.p50} / ${pb.p95} ms`, ratio: pfq.p50 / pb.p50 });
+      record.add({ section: '1 seed', metric: `the floor's plan showing what waits on whom, with the events of the planner's other promises (a patch in each step, a deadline timer on each wait, each step's end in its search attributes) p50 / p95 (${promisedPlans.length} runs), ${workMs} ms work`, unit: 'ms', planner: `${pfq.p50} / ${pfq.p95} ms`, baseline: `${pb.p50} / ${pb.p95} ms`, ratio: pfq.p50 / pb.p50 });
       record.data[`floor${workMs}`] = { scenario: f, plan: floorPlans, shownPlan: shownPlans, promisedPlan: promisedPlans };
       // The planner's own distance from the floor, each run against the floor's run of the same
       // round (seconds apart): the machine's speed, which moves every side's p50 from one run of

@@ -9,10 +9,11 @@
 // the plans' list by wait, the A2A face's escalation): each step's wait in its own search attribute
 // and reported to the plan, which keeps it in its own. With `promises` as well, the events the
 // planner's other promises add to a step's history (test/histories/plan-steps), in the least code
-// that makes them: a patch asked in each workflow's first workflow task that can see one (a
-// versioned workflow's replay of its older runs: workflows/versions.ts), a deadline timer on each
-// wait, cancelled when it ends (a wait does not go silent), and the step's end recorded in its
-// search attributes (what the Temporal UI's list shows of it).
+// that makes them: a patch asked in each step's first workflow task (a versioned workflow's replay
+// of its older runs: workflows/versions.ts), a deadline timer on each wait, cancelled when it ends
+// (a wait does not go silent), and the step's end recorded in its search attributes (what the
+// Temporal UI's list shows of it). Its steps' histories then hold the planner's steps' events one
+// for one, but for the review's alert, a local activity of its own (docs/benchmarks.md).
 import { CancellationScope, condition, executeChild, getExternalWorkflowHandle, isCancellation, patched, proxyActivities, proxyLocalActivities, setHandler, sleep, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { A2aTaskState, PlannerWaitingOn } from '../../workflows/search-attributes';
 import type { FloorActivities, FloorTask } from './activities';
@@ -29,7 +30,7 @@ export interface FloorShape {
   promises?: boolean;
 }
 
-/** The patch a versioned workflow asks in its first workflow task (the planner's steps ask CURRENT_PATCH there). */
+/** The patch a versioned step asks in its first workflow task (the planner's steps ask CURRENT_PATCH there). */
 const FLOOR_PATCH = 'floor-promises';
 /** A wait's deadline: long enough never to fire in the bench. */
 const DEADLINE = '1d';
@@ -79,11 +80,8 @@ export async function FloorTaskWorkflow(input: { agentUrl: string; text: string 
 export async function FloorPlanWorkflow(input: { steps: { id: string; agentUrl: string; text: string }[] } & FloorShape): Promise<string> {
   const { showWaits, promises } = input;
   const shown = showWaits || promises;
-  // The planner's plan asks its patch at its first step's first report.
-  if (shown) setHandler(floorStepWaitingSignal, (on) => {
-    if (promises) patched(FLOOR_PATCH);
-    showWait(on);
-  });
+  // No patch here: the planner's plan asks one only where its steps' reports come out of order.
+  if (shown) setHandler(floorStepWaitingSignal, showWait);
   let state = 'TASK_STATE_COMPLETED';
   for (const step of input.steps) {
     state = await executeChild(FloorTaskWorkflow, { workflowId: `${workflowInfo().workflowId}.${step.id}`, args: [{ agentUrl: step.agentUrl, text: step.text, showWaits, promises }] });
