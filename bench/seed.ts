@@ -60,7 +60,7 @@ export async function runSeed(env: BenchEnv, record: Record, taskQueue: string, 
     try {
       // Each side's runs as windows, for the phases that only the agents' and the bot's logs show (bench/lib/phases.ts).
       type Window = { t0: number; t1: number; ids: [string, string] };
-      const windows = { baseline: [] as { t0: number; t1: number }[], floor: [] as Window[], plan: [] as Window[], floorPlan: [] as Window[], floorShownPlan: [] as Window[], floorPromisedPlan: [] as Window[] };
+      const windows = { baseline: [] as { t0: number; t1: number }[], floor: [] as Window[], plan: [] as Window[], floorPlan: [] as Window[], floorShownPlan: [] as Window[], floorPromisedPlan: [] as Window[], floorPromised: [] as Window[] };
       const planner = async (i: number): Promise<number> => {
         const t0 = Date.now();
         const r = await startDelegatedTask(env.client, { agent: { name: 'code-reviewer', url: reviewer.baseUrl }, message: { text: DIFF }, planId: `seed-${workMs}-${i}` }, { taskQueue });
@@ -112,10 +112,17 @@ export async function runSeed(env: BenchEnv, record: Record, taskQueue: string, 
         return undefined;
       };
       // And that plan with the events of the planner's other promises (a patch in each step, a
-      // deadline on each wait, each step's end recorded): what those events cost apart from the planner's code.
-      const floorPromisedPlan = async (i: number): Promise<undefined> => {
-        if (i % 2 === 0) windows.floorPromisedPlan.push(await floor.runPlan(i, reviewer, deployer, String(workMs), { promises: true }));
-        return undefined;
+      // deadline on each wait, each step's end recorded): what those events cost apart from the
+      // planner's code. In the other rounds, the floor's scenario with them (each task showing its
+      // own wait), beside the planner's scenario.
+      const floorPromised = async (i: number): Promise<number | undefined> => {
+        if (i % 2 === 0) {
+          windows.floorPromisedPlan.push(await floor.runPlan(i, reviewer, deployer, String(workMs), { promises: true }));
+          return undefined;
+        }
+        const run = await floor.run(i, reviewer, deployer, String(workMs), { promises: true });
+        windows.floorPromised.push(run);
+        return run.t1 - run.t0;
       };
       const baseline = async (): Promise<number> => {
         const t0 = Date.now();
@@ -126,7 +133,7 @@ export async function runSeed(env: BenchEnv, record: Record, taskQueue: string, 
         return t1 - t0;
       };
       // Warm-up: connections, caches, the worker's first workflow tasks; not recorded.
-      await interleaveMany(2, [planner, baseline, plan, floorSide, floorShownPlan, floorPromisedPlan]);
+      await interleaveMany(2, [planner, baseline, plan, floorSide, floorShownPlan, floorPromised]);
       runsOf.length = 0;
       planChecks.length = 0;
       for (const w of Object.values(windows)) w.length = 0;
@@ -139,7 +146,7 @@ export async function runSeed(env: BenchEnv, record: Record, taskQueue: string, 
         return out;
       };
       const lat0 = serverLatency(await scrape(env.server.metricsUrl));
-      const [as = [], bs = [], cs = [], fs = []] = await interleaveMany<number | undefined>(runs, [counted('planner', planner), counted('baseline', baseline), plan, floorSide, floorShownPlan, floorPromisedPlan]);
+      const [as = [], bs = [], cs = [], fs = [], , qs = []] = await interleaveMany<number | undefined>(runs, [counted('planner', planner), counted('baseline', baseline), plan, floorSide, floorShownPlan, floorPromised]);
       const [a, b, c, f] = [as, bs, cs, fs].map((xs) => xs.filter((x): x is number => x !== undefined)) as [number[], number[], number[], number[]];
       const describe = (r: { [m: string]: number }): string => Object.entries(r).map(([m, c]) => `${m} ${c.toFixed(1)}`).join(', ');
       record.add({ section: '1 seed', metric: `A2A requests per seed run, ${workMs} ms work`, unit: '', planner: describe(requests.planner), baseline: describe(requests.baseline) });
@@ -167,7 +174,10 @@ export async function runSeed(env: BenchEnv, record: Record, taskQueue: string, 
       const promisedPlans = windows.floorPromisedPlan.map((w) => w.t1 - w.t0);
       const pfq = dist(promisedPlans);
       record.add({ section: '1 seed', metric: `the floor's plan showing what waits on whom, with the events of the planner's other promises (a patch in each step, a deadline timer on each wait, each step's end in its search attributes) p50 / p95 (${promisedPlans.length} runs), ${workMs} ms work`, unit: 'ms', planner: `${pfq.p50} / ${pfq.p95} ms`, baseline: `${pb.p50} / ${pb.p95} ms`, ratio: pfq.p50 / pb.p50 });
-      record.data[`floor${workMs}`] = { scenario: f, plan: floorPlans, shownPlan: shownPlans, promisedPlan: promisedPlans };
+      const promised = qs.filter((x): x is number => x !== undefined);
+      const pq = dist(promised);
+      record.add({ section: '1 seed', metric: `the floor's scenario with the events of the planner's other promises (each task's wait in its search attributes, a patch, a deadline timer on each wait, its end in its search attributes) p50 / p95 (${promised.length} runs), ${workMs} ms work`, unit: 'ms', planner: `${pq.p50} / ${pq.p95} ms`, baseline: `${pb.p50} / ${pb.p95} ms`, ratio: pq.p50 / pb.p50 });
+      record.data[`floor${workMs}`] = { scenario: f, plan: floorPlans, shownPlan: shownPlans, promisedPlan: promisedPlans, promisedScenario: promised };
       // The planner's own distance from the floor, each run against the floor's run of the same
       // round (seconds apart): the machine's speed, which moves every side's p50 from one run of
       // the bench to the next (bench/lib/machine-speed.ts), falls on both runs of a pair.
@@ -175,6 +185,8 @@ export async function runSeed(env: BenchEnv, record: Record, taskQueue: string, 
       const planAgainst = (floorPlan: number[]): number[] => c.flatMap((ms, k) => (floorPlan[k] !== undefined ? [ms - floorPlan[k]] : []));
       const paired = (xs: number[]): string => `${dist(xs).p50} ms (${xs.length} pairs; p25 / p75 ${pct(xs, 25)} / ${pct(xs, 75)} ms)`;
       record.add({ section: '1 seed', metric: `seed scenario − the floor, each run against the floor's run of its round, p50 of the differences, ${workMs} ms work`, unit: 'ms', planner: paired(pairedScenario) });
+      const pairedPromised = as.flatMap((ms, i) => (ms !== undefined && qs[i] !== undefined ? [ms - qs[i]] : []));
+      record.add({ section: '1 seed', metric: `seed scenario − the floor's scenario with the events of the planner's other promises, each run against that of its round, p50 of the differences, ${workMs} ms work`, unit: 'ms', planner: paired(pairedPromised) });
       record.add({ section: '1 seed', metric: `seed plan − the floor's plan, each against the floor's plan of its round, p50 of the differences, ${workMs} ms work`, unit: 'ms', planner: paired(planAgainst(floorPlans)) });
       record.add({ section: '1 seed', metric: `seed plan − the floor's plan showing what waits on whom, each against that of its round, p50 of the differences, ${workMs} ms work`, unit: 'ms', planner: paired(planAgainst(shownPlans)) });
       record.add({ section: '1 seed', metric: `seed plan − the floor's plan showing what waits on whom with the events of the planner's other promises, each against that of its round, p50 of the differences, ${workMs} ms work`, unit: 'ms', planner: paired(planAgainst(promisedPlans)) });
@@ -208,7 +220,7 @@ export async function runSeed(env: BenchEnv, record: Record, taskQueue: string, 
       // The seed plan's runs cut the same way (its children's alerts), beside the floor's plan.
       const perPlan = { planner: windows.plan.map(cut), floor: windows.floorPlan.map(cut) };
       addPhaseRows('plan phase', 'seed plan run', PHASES, perPlan.planner, perPlan.floor, "the floor's plan");
-      record.data[`phases${workMs}`] = { ...perRun, plan: perPlan.planner, floorPlan: perPlan.floor, floorShownPlan: windows.floorShownPlan.map(cut), floorPromisedPlan: windows.floorPromisedPlan.map(cut) };
+      record.data[`phases${workMs}`] = { ...perRun, plan: perPlan.planner, floorPlan: perPlan.floor, floorShownPlan: windows.floorShownPlan.map(cut), floorPromisedPlan: windows.floorPromisedPlan.map(cut), floorPromised: windows.floorPromised.map(cut) };
 
       // 6. Where the time goes: each run's two histories, swept into categories.
       for (const run of runsOf) {

@@ -19,9 +19,12 @@ export interface Floor {
   /** The floor worker's process, for its CPU. */
   pid: number;
   /** One task to its end (the bot answers and approves: `onAlert`); throws unless it completed. */
-  task(workflowId: string, agent: AgentHandle, text: string): Promise<WorkflowHandle>;
-  /** One seed run: the review, then the deploy; its window and its two workflow ids. */
-  run(i: number, reviewer: AgentHandle, deployer: AgentHandle, tag: string): Promise<{ t0: number; t1: number; ids: [string, string] }>;
+  task(workflowId: string, agent: AgentHandle, text: string, shape?: FloorShape): Promise<WorkflowHandle>;
+  /**
+   * One seed run: the review, then the deploy; its window and its two workflow ids. With `promises`,
+   * each task shows its wait and has the events of the planner's other promises (workflow.ts).
+   */
+  run(i: number, reviewer: AgentHandle, deployer: AgentHandle, tag: string, shape?: FloorShape): Promise<{ t0: number; t1: number; ids: [string, string] }>;
   /**
    * The same two tasks as the children of one workflow, as the seed plan runs them; its window and
    * its children's ids. With `showWaits`, the plan shows what waits on whom; with `promises` as well,
@@ -43,10 +46,10 @@ export async function startFloor(env: BenchEnv): Promise<Floor> {
   // The default data converter, as the floor's worker has: the planner's client encodes for its own.
   const client = new Client({ connection: env.client.connection, namespace: FLOOR_NAMESPACE });
   const approvers = new Map<string, AgentHandle>();
-  const task = async (workflowId: string, agent: AgentHandle, text: string): Promise<WorkflowHandle> => {
+  const task = async (workflowId: string, agent: AgentHandle, text: string, shape: FloorShape = {}): Promise<WorkflowHandle> => {
     approvers.set(workflowId, agent);
     try {
-      const h = await client.workflow.start(FloorTaskWorkflow, { taskQueue: QUEUE, workflowId, args: [{ agentUrl: agent.baseUrl, text }] });
+      const h = await client.workflow.start(FloorTaskWorkflow, { taskQueue: QUEUE, workflowId, args: [{ agentUrl: agent.baseUrl, text, ...shape }] });
       const state = await h.result();
       if (state !== 'TASK_STATE_COMPLETED') throw new Error(`floor ${workflowId} ended ${state}`);
       return h;
@@ -57,11 +60,12 @@ export async function startFloor(env: BenchEnv): Promise<Floor> {
   return {
     pid: worker.pid,
     task,
-    async run(i, reviewer, deployer, tag) {
+    async run(i, reviewer, deployer, tag, shape = {}) {
       const t0 = Date.now();
-      const ids: [string, string] = [`floor-review-${tag}-${i}-${t0}`, `floor-deploy-${tag}-${i}-${t0}`];
-      await task(ids[0], reviewer, DIFF);
-      await task(ids[1], deployer, DEPLOY);
+      const kind = shape.promises ? 'promised-' : '';
+      const ids: [string, string] = [`floor-${kind}review-${tag}-${i}-${t0}`, `floor-${kind}deploy-${tag}-${i}-${t0}`];
+      await task(ids[0], reviewer, DIFF, shape);
+      await task(ids[1], deployer, DEPLOY, shape);
       return { t0, t1: Date.now(), ids };
     },
     async runPlan(i, reviewer, deployer, tag, shape = {}) {
