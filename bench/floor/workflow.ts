@@ -10,10 +10,12 @@
 // and reported to the plan, which keeps it in its own. With `promises` as well, the events the
 // planner's other promises add to a step's history (test/histories/plan-steps), in the least code
 // that makes them: a patch asked in each step's first workflow task (a versioned workflow's replay
-// of its older runs: workflows/versions.ts), a deadline timer on each wait, cancelled when it ends
-// (a wait does not go silent), and the step's end recorded in its search attributes (what the
-// Temporal UI's list shows of it). Its steps' histories then hold the planner's steps' events one
-// for one, but for the review's alert, a local activity of its own (docs/benchmarks.md).
+// of its older runs: workflows/versions.ts), a timer on each wait the planner times, cancelled when
+// it ends (a question's backstop poll or deadline; an approval's deadline where its step has one,
+// as the seed plan's deploy does: a wait does not go silent), and the step's end recorded in its
+// search attributes (what the Temporal UI's list shows of it). Its tasks' histories then hold the
+// planner's tasks' events one for one, but for the review's alert, a local activity of its own
+// (docs/benchmarks.md).
 import { CancellationScope, condition, executeChild, getExternalWorkflowHandle, isCancellation, patched, proxyActivities, proxyLocalActivities, setHandler, sleep, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { A2aTaskState, PlannerWaitingOn } from '../../workflows/search-attributes';
 import type { FloorActivities, FloorTask } from './activities';
@@ -28,11 +30,13 @@ const { watch } = proxyActivities<FloorActivities>({ startToCloseTimeout: '2m', 
 export interface FloorShape {
   showWaits?: boolean;
   promises?: boolean;
+  /** With `promises`: a deadline timer on the approval too, as the seed plan's deploy has (release.yaml); a task started alone has none. */
+  approvalDeadline?: boolean;
 }
 
 /** The patch a versioned step asks in its first workflow task (the planner's steps ask CURRENT_PATCH there). */
 const FLOOR_PATCH = 'floor-promises';
-/** A wait's deadline: long enough never to fire in the bench. */
+/** A wait's timer: long enough never to fire in the bench. */
 const DEADLINE = '1d';
 
 /** Runs `wait` under a deadline timer, cancelled once the wait is over, as the planner's deadlines are. */
@@ -71,20 +75,20 @@ export async function FloorTaskWorkflow(input: { agentUrl: string; text: string 
     if (shown) showWait('operator');
     if (plan) void getExternalWorkflowHandle(plan).signal(floorStepWaitingSignal, 'operator');
     const watched = { agentUrl: input.agentUrl, task };
-    task = input.promises ? await underDeadline(() => watch(watched)) : await watch(watched);
+    task = input.promises && input.approvalDeadline ? await underDeadline(() => watch(watched)) : await watch(watched);
   }
   if (input.promises) upsertSearchAttributes([{ key: PlannerWaitingOn, value: 'none' }, { key: A2aTaskState, value: task.state }]);
   return task.state;
 }
 
 export async function FloorPlanWorkflow(input: { steps: { id: string; agentUrl: string; text: string }[] } & FloorShape): Promise<string> {
-  const { showWaits, promises } = input;
+  const { showWaits, promises, approvalDeadline } = input;
   const shown = showWaits || promises;
   // No patch here: the planner's plan asks one only where its steps' reports come out of order.
   if (shown) setHandler(floorStepWaitingSignal, showWait);
   let state = 'TASK_STATE_COMPLETED';
   for (const step of input.steps) {
-    state = await executeChild(FloorTaskWorkflow, { workflowId: `${workflowInfo().workflowId}.${step.id}`, args: [{ agentUrl: step.agentUrl, text: step.text, showWaits, promises }] });
+    state = await executeChild(FloorTaskWorkflow, { workflowId: `${workflowInfo().workflowId}.${step.id}`, args: [{ agentUrl: step.agentUrl, text: step.text, showWaits, promises, approvalDeadline }] });
     if (shown) showWait('none'); // the step's end is its result: no report
     if (state !== 'TASK_STATE_COMPLETED') break;
   }
