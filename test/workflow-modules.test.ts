@@ -8,14 +8,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
-import { measureWorkflowModules } from '../bench/lib/workflow-modules';
+import { measureWorkflowModules, type ModuleCost } from '../bench/lib/workflow-modules';
 import { checkDelegatedTaskInput } from '../workflows/delegated-task/check';
 import { DelegatedTaskInputSchema, type DelegatedTaskInput } from '../workflows/delegated-task/input';
 
-const cost = measureWorkflowModules(20);
+let cost: ModuleCost;
+beforeAll(async () => {
+  cost = await measureWorkflowModules(20);
+}, 120_000);
 
-it('evaluates none of the workflow modules at a workflow start: the bundle preloads them', async () => {
-  const { perWorkflow, shared, p50Ms } = await cost;
+it('evaluates none of the workflow modules at a workflow start: the bundle preloads them', () => {
+  const { perWorkflow, shared, p50Ms } = cost;
   expect(perWorkflow).toEqual([]);
   // The workflows' own modules are there, evaluated once (the measurement sees the shared cache).
   expect(shared).toEqual(expect.arrayContaining(['./workflows/delegated-task/workflow.ts', './workflows/plan/workflow.ts', './workflows/tracing.ts']));
@@ -23,7 +26,7 @@ it('evaluates none of the workflow modules at a workflow start: the bundle prelo
   expect(shared.filter((id) => /node_modules\/zod\/|a2a\/schema|workflows\/plan\/input|delegated-task\/input/.test(id))).toEqual([]);
   // Generous bound (12 ms p50 with the schemas, 0.2-0.9 ms with the modules, ~0 preloaded, on a quiet 2-core machine).
   expect(p50Ms).toBeLessThan(5);
-}, 120_000);
+});
 
 /**
  * What a module declares at its top level that one workflow could change and another then see: a
@@ -46,9 +49,9 @@ function moduleState(file: string): string[] {
   return found;
 }
 
-it('keeps no state at module scope in any preloaded module of the planner', async () => {
+it('keeps no state at module scope in any preloaded module of the planner', () => {
   const root = join(__dirname, '..');
-  const own = (await cost).shared.filter((id) => id.startsWith('./') && !id.startsWith('./node_modules/'));
+  const own = cost.shared.filter((id) => id.startsWith('./') && !id.startsWith('./node_modules/'));
   expect(own.length).toBeGreaterThan(30);
   expect(own.flatMap((id) => moduleState(join(root, id)))).toEqual([]);
   // The rule sees what it forbids.
@@ -56,7 +59,7 @@ it('keeps no state at module scope in any preloaded module of the planner', asyn
     expect.stringContaining('counter (let/var)'),
     expect.stringContaining('seen (a Set not typed Readonly)'),
   ]);
-}, 120_000);
+});
 
 const edgeInputs: DelegatedTaskInput[] = [
   { agent: { name: 'deployer', url: 'http://127.0.0.1:9/' }, message: { text: 'Deploy build 1' } },
