@@ -75,7 +75,7 @@ export async function startFloor(env: BenchEnv): Promise<Floor> {
       approvers.set(ids[1], deployer);
       try {
         const steps = [{ id: 'review', agentUrl: reviewer.baseUrl, text: DIFF }, { id: 'deploy', agentUrl: deployer.baseUrl, text: DEPLOY }];
-        const state = await client.workflow.execute(FloorPlanWorkflow, { taskQueue: QUEUE, workflowId, args: [{ steps, ...shape, approvalDeadline: shape.promises }] });
+        const state = await client.workflow.execute(FloorPlanWorkflow, { taskQueue: QUEUE, workflowId, args: [{ steps, ...shape }] });
         if (state !== 'TASK_STATE_COMPLETED') throw new Error(`floor plan ${workflowId} ended ${state}`);
       } finally {
         approvers.delete(ids[1]);

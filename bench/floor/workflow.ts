@@ -30,7 +30,7 @@ const { watch } = proxyActivities<FloorActivities>({ startToCloseTimeout: '2m', 
 export interface FloorShape {
   showWaits?: boolean;
   promises?: boolean;
-  /** With `promises`: a deadline timer on the approval too, as the seed plan's deploy has (release.yaml); a task started alone has none. */
+  /** With `promises`: a deadline timer on the approval too, as the seed plan's deploy has (release.yaml; FloorPlanWorkflow sets it); a task started alone has none. */
   approvalDeadline?: boolean;
 }
 
@@ -39,8 +39,9 @@ const FLOOR_PATCH = 'floor-promises';
 /** A wait's timer: long enough never to fire in the bench. */
 const DEADLINE = '1d';
 
-/** Runs `wait` under a deadline timer, cancelled once the wait is over, as the planner's deadlines are. */
-async function underDeadline<T>(wait: () => Promise<T>): Promise<T> {
+/** Runs `wait`, when `timed` under a deadline timer cancelled once the wait is over, as the planner's deadlines are. */
+async function waitTimed<T>(timed: boolean | undefined, wait: () => Promise<T>): Promise<T> {
+  if (!timed) return wait();
   const deadline = new CancellationScope();
   const timer = deadline.run(() => sleep(DEADLINE)).catch((err: unknown) => {
     if (!isCancellation(err)) throw err;
@@ -66,8 +67,7 @@ export async function FloorTaskWorkflow(input: { agentUrl: string; text: string 
     // would fail that workflow task (UnhandledCommand) and the update with it.
     if (shown) showWait('human');
     await local.alert({ kind: 'input', taskId: task.taskId, ...(plan ? { reportTo: plan } : {}) });
-    if (input.promises) await underDeadline(() => condition(() => answer !== undefined));
-    else await condition(() => answer !== undefined);
+    await waitTimed(input.promises, () => condition(() => answer !== undefined));
     task = await local.send({ agentUrl: input.agentUrl, text: answer!, task });
   }
   if (task.state === 'TASK_STATE_AUTH_REQUIRED') {
@@ -75,20 +75,20 @@ export async function FloorTaskWorkflow(input: { agentUrl: string; text: string 
     if (shown) showWait('operator');
     if (plan) void getExternalWorkflowHandle(plan).signal(floorStepWaitingSignal, 'operator');
     const watched = { agentUrl: input.agentUrl, task };
-    task = input.promises && input.approvalDeadline ? await underDeadline(() => watch(watched)) : await watch(watched);
+    task = await waitTimed(input.promises && input.approvalDeadline, () => watch(watched));
   }
   if (input.promises) upsertSearchAttributes([{ key: PlannerWaitingOn, value: 'none' }, { key: A2aTaskState, value: task.state }]);
   return task.state;
 }
 
-export async function FloorPlanWorkflow(input: { steps: { id: string; agentUrl: string; text: string }[] } & FloorShape): Promise<string> {
-  const { showWaits, promises, approvalDeadline } = input;
+export async function FloorPlanWorkflow(input: { steps: { id: string; agentUrl: string; text: string }[] } & Omit<FloorShape, 'approvalDeadline'>): Promise<string> {
+  const { showWaits, promises } = input;
   const shown = showWaits || promises;
   // No patch here: the planner's plan asks one only where its steps' reports come out of order.
   if (shown) setHandler(floorStepWaitingSignal, showWait);
   let state = 'TASK_STATE_COMPLETED';
   for (const step of input.steps) {
-    state = await executeChild(FloorTaskWorkflow, { workflowId: `${workflowInfo().workflowId}.${step.id}`, args: [{ agentUrl: step.agentUrl, text: step.text, showWaits, promises, approvalDeadline }] });
+    state = await executeChild(FloorTaskWorkflow, { workflowId: `${workflowInfo().workflowId}.${step.id}`, args: [{ agentUrl: step.agentUrl, text: step.text, showWaits, promises, approvalDeadline: promises }] });
     if (shown) showWait('none'); // the step's end is its result: no report
     if (state !== 'TASK_STATE_COMPLETED') break;
   }
