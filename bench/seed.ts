@@ -182,12 +182,11 @@ export async function runSeed(env: BenchEnv, record: Record, taskQueue: string, 
       // The planner's own distance from the floor, each run against the floor's run of the same
       // round (seconds apart): the machine's speed, which moves every side's p50 from one run of
       // the bench to the next (bench/lib/machine-speed.ts), falls on both runs of a pair.
-      const pairedScenario = as.flatMap((ms, i) => (ms !== undefined && fs[i] !== undefined ? [ms - fs[i]] : []));
+      const scenarioAgainst = (floorRuns: (number | undefined)[]): number[] => as.flatMap((ms, i) => (ms !== undefined && floorRuns[i] !== undefined ? [ms - floorRuns[i]] : []));
       const planAgainst = (floorPlan: number[]): number[] => c.flatMap((ms, k) => (floorPlan[k] !== undefined ? [ms - floorPlan[k]] : []));
       const paired = (xs: number[]): string => `${dist(xs).p50} ms (${xs.length} pairs; p25 / p75 ${pct(xs, 25)} / ${pct(xs, 75)} ms)`;
-      record.add({ section: '1 seed', metric: `seed scenario − the floor, each run against the floor's run of its round, p50 of the differences, ${workMs} ms work`, unit: 'ms', planner: paired(pairedScenario) });
-      const pairedPromised = as.flatMap((ms, i) => (ms !== undefined && qs[i] !== undefined ? [ms - qs[i]] : []));
-      record.add({ section: '1 seed', metric: `seed scenario − the floor's scenario with the events of the planner's other promises, each run against that of its round, p50 of the differences, ${workMs} ms work`, unit: 'ms', planner: paired(pairedPromised) });
+      record.add({ section: '1 seed', metric: `seed scenario − the floor, each run against the floor's run of its round, p50 of the differences, ${workMs} ms work`, unit: 'ms', planner: paired(scenarioAgainst(fs)) });
+      record.add({ section: '1 seed', metric: `seed scenario − the floor's scenario with the events of the planner's other promises, each run against that of its round, p50 of the differences, ${workMs} ms work`, unit: 'ms', planner: paired(scenarioAgainst(qs)) });
       record.add({ section: '1 seed', metric: `seed plan − the floor's plan, each against the floor's plan of its round, p50 of the differences, ${workMs} ms work`, unit: 'ms', planner: paired(planAgainst(floorPlans)) });
       record.add({ section: '1 seed', metric: `seed plan − the floor's plan showing what waits on whom, each against that of its round, p50 of the differences, ${workMs} ms work`, unit: 'ms', planner: paired(planAgainst(shownPlans)) });
       record.add({ section: '1 seed', metric: `seed plan − the floor's plan showing what waits on whom with the events of the planner's other promises, each against that of its round, p50 of the differences, ${workMs} ms work`, unit: 'ms', planner: paired(planAgainst(promisedPlans)) });
